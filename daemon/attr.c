@@ -1,0 +1,185 @@
+// SPDX-License-Identifier: GPL-2.0-only
+#include "attr.h"
+
+#include <errno.h>
+#include <sched.h>
+#include <stdio.h>
+#include <string.h>
+#include <strings.h>
+
+enum attr_kind { K_INT, K_BOOL, K_POLICY, K_SCOPE, K_CPUMASK };
+
+static const struct {
+	const char *name;
+	enum attr_kind kind;
+	long min, max;
+	const char *range;
+} attrs[WA_NR] = {
+	[WA_PRIVATE] = { "private", K_BOOL, 0, 1, NULL },
+	[WA_NR_IDLE_EXTRA] = { "nr_idle_extra", K_INT, 0, 64,
+			       "expected 0..64" },
+	[WA_CPUMASK] = { "cpumask", K_CPUMASK, 0, 0, NULL },
+	[WA_AFFINITY_SCOPE] = { "affinity_scope", K_SCOPE, 0, 0, NULL },
+	[WA_AFFINITY_STRICT] = { "affinity_strict", K_BOOL, 0, 1, NULL },
+	[WA_MAX_ACTIVE] = { "max_active", K_INT, 1, 512, "expected 1..512" },
+	[WA_NICE] = { "nice", K_INT, -20, 19, "expected -20..19" },
+	[WA_POLICY] = { "policy", K_POLICY, 0, 0, NULL },
+	[WA_RTPRIO] = { "rtprio", K_INT, 0, 99, "expected 0..99" },
+};
+
+static const char *const policies[] = { "normal", "fifo", "rr" };
+static const char *const scopes[] = { "default", "cpu",	 "smt",
+				      "cache",	 "numa", "system" };
+
+const char *attr_name(enum wq_attr a)
+{
+	return attrs[a].name;
+}
+
+const char *policy_name(int policy)
+{
+	if (policy < 0 || policy >= (int)ARRAY_SIZE(policies))
+		return "?";
+	return policies[policy];
+}
+
+int policy_to_sched(int policy)
+{
+	return policy == POLICY_FIFO ? SCHED_FIFO :
+	       policy == POLICY_RR   ? SCHED_RR :
+				       SCHED_OTHER;
+}
+
+int policy_from_sched(int sched_policy)
+{
+	return sched_policy == SCHED_FIFO ? POLICY_FIFO :
+	       sched_policy == SCHED_RR	  ? POLICY_RR :
+					    POLICY_NORMAL;
+}
+
+static int lookup(const char *const *names, size_t n, const char *text,
+		  size_t len)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (strlen(names[i]) == len && !strncasecmp(names[i], text, len))
+			return (int)i;
+	return -1;
+}
+
+static int parse_value(enum wq_attr a, const char *text, struct settings *s,
+		       bool sysfs, const char **why)
+{
+	long v;
+	bool b;
+	int i;
+
+	switch (attrs[a].kind) {
+	case K_INT:
+		i = parse_long(text, attrs[a].min, attrs[a].max, &v);
+		if (i) {
+			*why = i == -ERANGE ? attrs[a].range :
+					      "not a number";
+			return -EINVAL;
+		}
+		break;
+	case K_BOOL:
+		if (parse_bool(text, &b)) {
+			*why = "expected yes or no";
+			return -EINVAL;
+		}
+		v = b;
+		break;
+	case K_POLICY:
+		i = lookup(policies, ARRAY_SIZE(policies), text, strlen(text));
+		if (i < 0) {
+			*why = "expected normal, fifo or rr";
+			return -EINVAL;
+		}
+		v = i;
+		break;
+	case K_SCOPE:
+		/* sysfs shows "default (cache)" for the default scope */
+		i = lookup(scopes, ARRAY_SIZE(scopes), text,
+			   sysfs ? strcspn(text, " ") : strlen(text));
+		if (i < 0) {
+			*why = "expected default, cpu, smt, cache, numa or system";
+			return -EINVAL;
+		}
+		v = i;
+		break;
+	case K_CPUMASK:
+		if (sysfs ? cpumask_hex_parse(text, &s->mask) :
+			    cpulist_parse(text, &s->mask, why)) {
+			if (sysfs)
+				*why = "not a hex cpumask";
+			return -EINVAL;
+		}
+		v = 0;
+		break;
+	default:
+		return -EINVAL;
+	}
+	s->val[a] = v;
+	s->set |= WA_BIT(a);
+	return 0;
+}
+
+int attr_parse_conf(enum wq_attr a, const char *text, struct settings *s,
+		    const char **why)
+{
+	return parse_value(a, text, s, false, why);
+}
+
+int attr_parse_sysfs(enum wq_attr a, const char *text, struct settings *s)
+{
+	const char *why;
+
+	return parse_value(a, text, s, true, &why);
+}
+
+void attr_format_sysfs(enum wq_attr a, const struct settings *s, char *buf,
+		       size_t size)
+{
+	switch (attrs[a].kind) {
+	case K_POLICY:
+		snprintf(buf, size, "%s", policy_name(s->val[a]));
+		break;
+	case K_SCOPE:
+		snprintf(buf, size, "%s", scopes[s->val[a]]);
+		break;
+	case K_CPUMASK:
+		cpumask_hex_format(&s->mask, buf, size);
+		break;
+	default:
+		snprintf(buf, size, "%ld", s->val[a]);
+		break;
+	}
+}
+
+void attr_format_human(enum wq_attr a, const struct settings *s, char *buf,
+		       size_t size)
+{
+	if (attrs[a].kind == K_CPUMASK)
+		cpulist_format(&s->mask, buf, size);
+	else
+		attr_format_sysfs(a, s, buf, size);
+}
+
+bool attr_equal(enum wq_attr a, const struct settings *x,
+		const struct settings *y)
+{
+	if (attrs[a].kind == K_CPUMASK)
+		return cpubits_equal(&x->mask, &y->mask);
+	return x->val[a] == y->val[a];
+}
+
+void settings_copy_attr(struct settings *dst, const struct settings *src,
+			enum wq_attr a)
+{
+	dst->val[a] = src->val[a];
+	if (a == WA_CPUMASK)
+		dst->mask = src->mask;
+	dst->set |= WA_BIT(a);
+}

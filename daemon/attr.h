@@ -1,0 +1,62 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * The workqueue attributes wqrtd manages, in the order they are applied,
+ * and the codecs between config text, sysfs text and values.
+ */
+#ifndef WQRT_ATTR_H
+#define WQRT_ATTR_H
+
+#include "util.h"
+
+enum wq_attr {
+	WA_PRIVATE,
+	WA_NR_IDLE_EXTRA,
+	WA_CPUMASK,
+	WA_AFFINITY_SCOPE,
+	WA_AFFINITY_STRICT,
+	WA_MAX_ACTIVE,
+	WA_NICE,
+	WA_POLICY,
+	WA_RTPRIO,
+	WA_NR
+};
+
+#define WA_BIT(a) (1u << (a))
+/* What a kworker can be given with sched_setattr(). */
+#define WA_SCHED_MASK (WA_BIT(WA_NICE) | WA_BIT(WA_POLICY) | WA_BIT(WA_RTPRIO))
+
+enum wq_policy {
+	POLICY_NORMAL,
+	POLICY_FIFO,
+	POLICY_RR,
+};
+
+struct settings {
+	unsigned int set; /* WA_BIT()s that carry a value */
+	long val[WA_NR];
+	struct cpubits mask; /* value of WA_CPUMASK */
+};
+
+const char *attr_name(enum wq_attr a);
+/* Config text -> value. Returns 0, or -EINVAL with *why set. */
+int attr_parse_conf(enum wq_attr a, const char *text, struct settings *s,
+		    const char **why);
+/* sysfs text -> value. */
+int attr_parse_sysfs(enum wq_attr a, const char *text, struct settings *s);
+/* value -> what to write to sysfs. */
+void attr_format_sysfs(enum wq_attr a, const struct settings *s, char *buf,
+		       size_t size);
+/* value -> what a person reads (cpulist instead of hex mask). */
+void attr_format_human(enum wq_attr a, const struct settings *s, char *buf,
+		       size_t size);
+bool attr_equal(enum wq_attr a, const struct settings *x,
+		const struct settings *y);
+void settings_copy_attr(struct settings *dst, const struct settings *src,
+			enum wq_attr a);
+
+const char *policy_name(int policy);
+/* enum wq_policy <-> SCHED_* */
+int policy_to_sched(int policy);
+int policy_from_sched(int sched_policy);
+
+#endif

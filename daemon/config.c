@@ -1,0 +1,690 @@
+// SPDX-License-Identifier: GPL-2.0-only
+#include "config.h"
+#include "log.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <fnmatch.h>
+#include <iniparser/iniparser.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+/*
+ * iniparser keeps no line numbers and folds section and key names to lower
+ * case. The line map below is a scan of the file for "[section]" and
+ * "key =" lines, used only to point error messages at the right line.
+ */
+struct line_ent {
+	char *section;
+	char *key; /* NULL for the section header itself */
+	int line;
+};
+
+struct line_map {
+	struct line_ent *v;
+	size_t n;
+};
+
+static char *trim_lower(const char *s, size_t len)
+{
+	char *out;
+	size_t i;
+
+	while (len && isspace((unsigned char)*s)) {
+		s++;
+		len--;
+	}
+	while (len && isspace((unsigned char)s[len - 1]))
+		len--;
+	out = strndup(s, len);
+	for (i = 0; out && out[i]; i++)
+		out[i] = tolower((unsigned char)out[i]);
+	return out;
+}
+
+static void line_map_add(struct line_map *m, const char *sec, char *key,
+			 int line)
+{
+	struct line_ent *v = realloc(m->v, (m->n + 1) * sizeof(*v));
+
+	if (!v) {
+		free(key);
+		return;
+	}
+	m->v = v;
+	v[m->n].section = strdup(sec);
+	v[m->n].key = key;
+	v[m->n].line = line;
+	m->n++;
+}
+
+static void line_map_build(struct line_map *m, const char *path)
+{
+	char buf[1024], *sec = strdup("");
+	FILE *f = fopen(path, "re");
+	int line = 0;
+
+	if (!f || !sec) {
+		free(sec);
+		if (f)
+			fclose(f);
+		return;
+	}
+	while (fgets(buf, sizeof(buf), f)) {
+		char *p = buf, *end;
+
+		line++;
+		while (isspace((unsigned char)*p))
+			p++;
+		if (*p == '[' && (end = strrchr(p, ']'))) {
+			free(sec);
+			sec = trim_lower(p + 1, end - p - 1);
+			if (!sec)
+				break;
+			line_map_add(m, sec, NULL, line);
+		} else if (*p && *p != ';' && *p != '#' &&
+			   (end = strchr(p, '='))) {
+			line_map_add(m, sec, trim_lower(p, end - p), line);
+		}
+	}
+	free(sec);
+	fclose(f);
+}
+
+/* Section header: first line. Key: last line (the value iniparser kept). */
+static int line_of(const struct line_map *m, const char *sec, const char *key)
+{
+	int line = 0;
+	size_t i;
+
+	for (i = 0; i < m->n; i++) {
+		const struct line_ent *e = &m->v[i];
+
+		if (strcmp(e->section, sec))
+			continue;
+		if (!key && !e->key)
+			return e->line;
+		if (key && e->key && !strcmp(e->key, key))
+			line = e->line;
+	}
+	return line;
+}
+
+static void line_map_free(struct line_map *m)
+{
+	size_t i;
+
+	for (i = 0; i < m->n; i++) {
+		free(m->v[i].section);
+		free(m->v[i].key);
+	}
+	free(m->v);
+}
+
+struct loader {
+	const char *path;
+	const char *root;
+	dictionary *d;
+	struct line_map lines;
+	struct strlist *errors;
+	struct config *c;
+	struct rule *profiles;
+	size_t nprofiles;
+};
+
+static void error_at(struct loader *ld, const char *sec, const char *key,
+		     const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+
+/* One line: FILE:LINE: [section] key = value: reason */
+static void error_at(struct loader *ld, const char *sec, const char *key,
+		     const char *fmt, ...)
+{
+	char why[256], what[512];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(why, sizeof(why), fmt, ap);
+	va_end(ap);
+	if (key && sec && *sec) {
+		char full[512];
+
+		snprintf(full, sizeof(full), "%s:%s", sec, key);
+		snprintf(what, sizeof(what), "[%s] %s = %s", sec, key,
+			 iniparser_getstring(ld->d, full, ""));
+	} else if (key) {
+		/* a key before any section: iniparser stores it as ":key" */
+		char full[512];
+
+		snprintf(full, sizeof(full), ":%s", key);
+		snprintf(what, sizeof(what), "%s = %s", key,
+			 iniparser_getstring(ld->d, full, ""));
+	} else {
+		snprintf(what, sizeof(what), "[%s]", sec);
+	}
+	strlist_add(ld->errors, "%s:%d: %s: %s", ld->path,
+		    line_of(&ld->lines, sec ? sec : "", key), what, why);
+}
+
+/* " (did you mean `x`?)" for the closest candidate within 2 edits */
+static const char *hint(const char *word, const char *const *cands, size_t n,
+			char *buf, size_t size)
+{
+	unsigned int best = 3, d;
+	const char *pick = NULL;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		if (!cands[i])
+			continue;
+		d = edit_distance(word, cands[i]);
+		if (d < best) {
+			best = d;
+			pick = cands[i];
+		}
+	}
+	if (!pick || best >= strlen(word)) {
+		buf[0] = '\0';
+		return buf;
+	}
+	snprintf(buf, size, " (did you mean `%s`?)", pick);
+	return buf;
+}
+
+static const char *const global_keys[] = { "log_level", "restore_on_exit",
+					   "rescan_interval",
+					   "allow_high_priority" };
+static const char *const rule_keys[] = {
+	"private",     "nr_idle_extra", "cpumask", "affinity_scope",
+	"affinity_strict", "max_active", "nice",    "policy",
+	"rtprio",      "profile",
+};
+static const char *const section_types[] = { "global", "profile", "wq",
+					     "kworker" };
+
+static bool is_global_key(const char *key)
+{
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(global_keys); i++)
+		if (!strcmp(key, global_keys[i]))
+			return true;
+	return false;
+}
+
+static int attr_by_name(const char *key)
+{
+	int a;
+
+	for (a = 0; a < WA_NR; a++)
+		if (!strcmp(key, attr_name(a)))
+			return a;
+	return -1;
+}
+
+/* Iterate the keys of one section: "sec:key" entries with a value. */
+#define for_each_key(ld, sec, i, k)                                          \
+	for (i = 0; i < (ld)->d->size; i++)                                  \
+		if ((ld)->d->key[i] && (ld)->d->val[i] &&                    \
+		    (k = key_in_section(ld, (ld)->d->key[i], sec)))
+
+/* Key part of entry if it belongs to sec (longest matching section wins) */
+static const char *key_in_section(struct loader *ld, const char *entry,
+				  const char *sec)
+{
+	size_t len = strlen(sec), best = 0;
+	ssize_t i;
+
+	if (strncmp(entry, sec, len) || entry[len] != ':')
+		return NULL;
+	/* "wq:a:b" could be key b of [wq:a] or key a:b of [wq] */
+	for (i = 0; i < ld->d->size; i++) {
+		const char *s = ld->d->key[i];
+		size_t l;
+
+		if (!s || ld->d->val[i])
+			continue;
+		l = strlen(s);
+		if (l > best && !strncmp(entry, s, l) && entry[l] == ':')
+			best = l;
+	}
+	return best == len ? entry + len + 1 : NULL;
+}
+
+static void load_global(struct loader *ld, const char *sec)
+{
+	struct config *c = ld->c;
+	const char *key, *val;
+	char h[64];
+	ssize_t i;
+	long v;
+	bool b;
+
+	for_each_key(ld, sec, i, key) {
+		val = ld->d->val[i];
+		if (!strcmp(key, "log_level")) {
+			int l = log_level_parse(val);
+
+			if (l < 0)
+				error_at(ld, sec, key,
+					 "expected err, warning, notice, info or debug");
+			else
+				c->log_level = l;
+		} else if (!strcmp(key, "rescan_interval")) {
+			if (parse_long(val, 0, 86400, &v))
+				error_at(ld, sec, key,
+					 "expected seconds, 0..86400 (0: off)");
+			else
+				c->rescan_interval = v;
+		} else if (!strcmp(key, "restore_on_exit") ||
+			   !strcmp(key, "allow_high_priority")) {
+			if (parse_bool(val, &b))
+				error_at(ld, sec, key, "expected yes or no");
+			else if (key[0] == 'r')
+				c->restore_on_exit = b;
+			else
+				c->allow_high_priority = b;
+		} else if (attr_by_name(key) >= 0 || !strcmp(key, "profile")) {
+			error_at(ld, sec, key,
+				 "not a [global] key: put it in a [profile:], [wq:] or [kworker:] section");
+		} else {
+			error_at(ld, sec, key, "unknown key%s",
+				 hint(key, global_keys, ARRAY_SIZE(global_keys),
+				      h, sizeof(h)));
+		}
+	}
+}
+
+static const struct rule *find_profile(struct loader *ld, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < ld->nprofiles; i++)
+		if (!strcmp(ld->profiles[i].pattern, name))
+			return &ld->profiles[i];
+	return NULL;
+}
+
+static void profile_hint(struct loader *ld, const char *name, char *h,
+			 size_t size)
+{
+	const char **names = calloc(ld->nprofiles + 1, sizeof(*names));
+	size_t i;
+
+	h[0] = '\0';
+	if (!names)
+		return;
+	for (i = 0; i < ld->nprofiles; i++)
+		names[i] = ld->profiles[i].pattern;
+	hint(name, names, ld->nprofiles, h, size);
+	free(names);
+}
+
+/* Read the attribute keys of one section into r->s (over what is there) */
+static void load_keys(struct loader *ld, struct rule *r, bool is_profile)
+{
+	const char *key, *why;
+	char h[64];
+	ssize_t i;
+	int a;
+
+	for_each_key(ld, r->section, i, key) {
+		const char *val = ld->d->val[i];
+
+		if (!strcmp(key, "profile")) {
+			if (is_profile)
+				error_at(ld, r->section, key,
+					 "a profile cannot include another profile");
+			continue;
+		}
+		a = attr_by_name(key);
+		if (a < 0) {
+			if (is_global_key(key))
+				error_at(ld, r->section, key,
+					 "only valid in [global]");
+			else
+				error_at(ld, r->section, key, "unknown key%s",
+					 hint(key, rule_keys,
+					      ARRAY_SIZE(rule_keys), h,
+					      sizeof(h)));
+			continue;
+		}
+		if (!*val) {
+			error_at(ld, r->section, key, "empty value");
+			continue;
+		}
+		if (attr_parse_conf(a, val, &r->s, &why))
+			error_at(ld, r->section, key, "%s", why);
+		else if (r->kind == RULE_KWORKER && !is_profile &&
+			 !(WA_BIT(a) & WA_SCHED_MASK))
+			error_at(ld, r->section, key,
+				 "not valid for kworkers: a [kworker:] section takes policy, rtprio and nice");
+	}
+}
+
+/* The key that set attribute a in rule r, or "profile" if it came from there */
+static const char *origin_key(struct loader *ld, const struct rule *r,
+			      enum wq_attr a)
+{
+	char full[512];
+
+	snprintf(full, sizeof(full), "%s:%s", r->section, attr_name(a));
+	return iniparser_find_entry(ld->d, full) ? attr_name(a) : "profile";
+}
+
+static void check_rule(struct loader *ld, struct rule *r)
+{
+	const struct settings *s = &r->s;
+	bool has_pol = s->set & WA_BIT(WA_POLICY);
+	bool has_prio = s->set & WA_BIT(WA_RTPRIO);
+	bool rt = has_pol && s->val[WA_POLICY] != POLICY_NORMAL;
+	const char *pk = origin_key(ld, r, WA_POLICY);
+	const char *rk = origin_key(ld, r, WA_RTPRIO);
+
+	if (rt && !has_prio)
+		error_at(ld, r->section, pk, "policy %s needs rtprio = 1..99",
+			 policy_name(s->val[WA_POLICY]));
+	else if (rt && s->val[WA_RTPRIO] == 0)
+		error_at(ld, r->section, rk,
+			 "policy %s needs rtprio = 1..99 (0 is for normal)",
+			 policy_name(s->val[WA_POLICY]));
+	else if (has_prio && s->val[WA_RTPRIO] > 0 && !rt)
+		error_at(ld, r->section, rk, "needs policy = fifo or rr");
+
+	if (r->kind == RULE_KWORKER && r->profile && (s->set & ~WA_SCHED_MASK))
+		error_at(ld, r->section, "profile",
+			 "profile `%s` sets attributes a kworker cannot take (only policy, rtprio and nice)",
+			 r->profile);
+
+	if (rt && r->glob && s->val[WA_RTPRIO] >= HIGH_PRIO_THRESHOLD &&
+	    !ld->c->allow_high_priority)
+		error_at(ld, r->section, rk,
+			 "rtprio %d or more on a glob needs allow_high_priority = yes in [global]",
+			 HIGH_PRIO_THRESHOLD);
+}
+
+static struct rule *new_rule(struct rule **v, size_t *n, const char *sec,
+			     enum rule_kind kind, int line)
+{
+	struct rule *r = realloc(*v, (*n + 1) * sizeof(*r));
+
+	if (!r)
+		return NULL;
+	*v = r;
+	r += (*n)++;
+	memset(r, 0, sizeof(*r));
+	r->kind = kind;
+	r->section = strdup(sec);
+	r->pattern = r->section ? strchr(r->section, ':') + 1 : "";
+	r->glob = pattern_is_glob(r->pattern);
+	r->line = line;
+	return r;
+}
+
+bool pattern_is_glob(const char *p)
+{
+	return strpbrk(p, "*?[") != NULL;
+}
+
+static void load_rule(struct loader *ld, const char *sec, enum rule_kind kind)
+{
+	struct config *c = ld->c;
+	const struct rule *p;
+	const char *pname;
+	struct rule *r;
+	char full[512], h[64];
+
+	r = new_rule(&c->rules, &c->nrules, sec, kind,
+		     line_of(&ld->lines, sec, NULL));
+	if (!r || !r->section)
+		return;
+	snprintf(full, sizeof(full), "%s:profile", sec);
+	pname = iniparser_getstring(ld->d, full, NULL);
+	if (pname) {
+		p = find_profile(ld, pname);
+		if (!p) {
+			profile_hint(ld, pname, h, sizeof(h));
+			error_at(ld, sec, "profile", "no [profile:%s] section%s",
+				 pname, h);
+		} else {
+			r->s = p->s;
+			r->profile = strdup(pname);
+		}
+	}
+	load_keys(ld, r, false);
+	check_rule(ld, r);
+}
+
+static void check_section_name(struct loader *ld, const char *sec)
+{
+	const char *colon = strchr(sec, ':');
+	char type[64], h[64];
+
+	snprintf(type, sizeof(type), "%.*s",
+		 (int)(colon ? colon - sec : (ptrdiff_t)strlen(sec)), sec);
+	if (!strcmp(type, "global") && !colon)
+		return;
+	if (colon && (!strcmp(type, "profile") || !strcmp(type, "wq") ||
+		      !strcmp(type, "kworker"))) {
+		if (!colon[1])
+			error_at(ld, sec, NULL, "empty name after `%s:`",
+				 type);
+		return;
+	}
+	if (!colon && (!strcmp(type, "profile") || !strcmp(type, "wq") ||
+		       !strcmp(type, "kworker"))) {
+		error_at(ld, sec, NULL, "needs a name: [%s:NAME]", type);
+		return;
+	}
+	error_at(ld, sec, NULL,
+		 "unknown section (expected global, profile:, wq: or kworker:)%s",
+		 hint(type, section_types, ARRAY_SIZE(section_types), h,
+		      sizeof(h)));
+}
+
+static bool section_is(const char *sec, const char *type)
+{
+	size_t l = strlen(type);
+
+	return !strncmp(sec, type, l) && sec[l] == ':' && sec[l + 1];
+}
+
+static void load_all(struct loader *ld)
+{
+	dictionary *d = ld->d;
+	ssize_t i;
+
+	/* keys before the first section */
+	for (i = 0; i < d->size; i++)
+		if (d->key[i] && d->val[i] && d->key[i][0] == ':')
+			error_at(ld, NULL, d->key[i] + 1,
+				 "key outside of any section");
+	for (i = 0; i < d->size; i++)
+		if (d->key[i] && !d->val[i])
+			check_section_name(ld, d->key[i]);
+	for (i = 0; i < d->size; i++)
+		if (d->key[i] && !d->val[i] && !strcmp(d->key[i], "global"))
+			load_global(ld, d->key[i]);
+	for (i = 0; i < d->size; i++) {
+		struct rule *p;
+
+		if (!d->key[i] || d->val[i] || !section_is(d->key[i], "profile"))
+			continue;
+		p = new_rule(&ld->profiles, &ld->nprofiles, d->key[i], RULE_WQ,
+			     0);
+		if (p && p->section)
+			load_keys(ld, p, true);
+	}
+	ld->c->nprofiles = ld->nprofiles;
+	for (i = 0; i < d->size; i++) {
+		if (!d->key[i] || d->val[i])
+			continue;
+		if (section_is(d->key[i], "wq"))
+			load_rule(ld, d->key[i], RULE_WQ);
+		else if (section_is(d->key[i], "kworker"))
+			load_rule(ld, d->key[i], RULE_KWORKER);
+	}
+}
+
+/* iniparser reports syntax errors through this callback */
+static struct strlist *syntax_errors;
+static const char *syntax_path;
+
+static int syntax_cb(const char *fmt, ...)
+{
+	static int pending_line;
+	char msg[1200];
+	va_list ap;
+	int line;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	if (!syntax_errors)
+		return 0;
+	if (sscanf(msg, "iniparser: syntax error in %*[^(](%d)", &line) == 1) {
+		pending_line = line;
+	} else if (!strncmp(msg, "-> ", 3) && pending_line) {
+		char *text = msg + 3;
+		const char *why = "syntax error";
+
+		text[strcspn(text, "\n")] = '\0';
+		if (text[0] == '[' && strchr(text, ']'))
+			why = "syntax error: nothing may follow `]` on a section line, not even a comment";
+		else if (!strchr(text, '='))
+			why = "syntax error: expected `key = value` or `[section]`";
+		strlist_add(syntax_errors, "%s:%d: %s: %s", syntax_path,
+			    pending_line, text, why);
+		pending_line = 0;
+	}
+	return 0;
+}
+
+static void throttle_warning(struct loader *ld)
+{
+	char path[WQRT_PATH_MAX], buf[32];
+	size_t i;
+
+	if (path_fmt(path, sizeof(path), ld->root,
+		     "/proc/sys/kernel/sched_rt_runtime_us") ||
+	    read_text(path, buf, sizeof(buf)) || strcmp(buf, "-1"))
+		return;
+	for (i = 0; i < ld->c->nrules; i++) {
+		const struct rule *r = &ld->c->rules[i];
+
+		if (r->glob && (r->s.set & WA_BIT(WA_RTPRIO)) &&
+		    r->s.val[WA_RTPRIO] >= HIGH_PRIO_THRESHOLD)
+			strlist_add(&ld->c->warnings,
+				    "%s:%d: [%s]: rtprio %ld on a glob while RT throttling is off (sched_rt_runtime_us = -1): a runaway work item can lock up its CPUs",
+				    ld->path, r->line, r->section,
+				    r->s.val[WA_RTPRIO]);
+	}
+}
+
+int config_load(const char *path, const char *root, struct config **out,
+		struct strlist *errors)
+{
+	struct loader ld = { .path = path, .root = root, .errors = errors };
+	size_t before = errors->n;
+	struct config *c;
+	FILE *f;
+
+	*out = NULL;
+	f = fopen(path, "re");
+	if (!f) {
+		strlist_add(errors, "%s: cannot open: %s", path,
+			    strerror(errno));
+		return 1;
+	}
+	fclose(f);
+	syntax_errors = errors;
+	syntax_path = path;
+	iniparser_set_error_callback(syntax_cb);
+	ld.d = iniparser_load(path);
+	iniparser_set_error_callback(NULL);
+	syntax_errors = NULL;
+	if (!ld.d) {
+		if (errors->n == before)
+			strlist_add(errors, "%s: cannot be parsed", path);
+		return errors->n - before;
+	}
+	c = calloc(1, sizeof(*c));
+	if (!c) {
+		iniparser_freedict(ld.d);
+		strlist_add(errors, "%s: out of memory", path);
+		return 1;
+	}
+	c->path = strdup(path);
+	c->log_level = LOG_INFO;
+	c->restore_on_exit = true;
+	c->rescan_interval = 30;
+	ld.c = c;
+	line_map_build(&ld.lines, path);
+	load_all(&ld);
+	if (errors->n == before)
+		throttle_warning(&ld);
+	while (ld.nprofiles--) {
+		free(ld.profiles[ld.nprofiles].section);
+		free(ld.profiles[ld.nprofiles].profile);
+	}
+	free(ld.profiles);
+	line_map_free(&ld.lines);
+	iniparser_freedict(ld.d);
+	if (errors->n != before) {
+		config_free(c);
+		return errors->n - before;
+	}
+	*out = c;
+	return 0;
+}
+
+void config_free(struct config *c)
+{
+	size_t i;
+
+	if (!c)
+		return;
+	for (i = 0; i < c->nrules; i++) {
+		free(c->rules[i].section);
+		free(c->rules[i].profile);
+	}
+	free(c->rules);
+	free(c->path);
+	strlist_free(&c->warnings);
+	free(c);
+}
+
+static const struct rule *match(const struct config *c, enum rule_kind kind,
+				const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < c->nrules; i++) {
+		const struct rule *r = &c->rules[i];
+
+		if (r->kind == kind && !r->glob &&
+		    !strcasecmp(r->pattern, name))
+			return r;
+	}
+	for (i = 0; i < c->nrules; i++) {
+		const struct rule *r = &c->rules[i];
+
+		if (r->kind == kind && r->glob &&
+		    !fnmatch(r->pattern, name, FNM_CASEFOLD))
+			return r;
+	}
+	return NULL;
+}
+
+const struct rule *config_match_wq(const struct config *c, const char *name)
+{
+	return match(c, RULE_WQ, name);
+}
+
+const struct rule *config_match_kworker(const struct config *c,
+					const char *comm)
+{
+	return match(c, RULE_KWORKER, comm);
+}

@@ -1,0 +1,55 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * /etc/wqrt.conf: load with iniparser, validate everything, merge profiles
+ * into the [wq:] and [kworker:] rules.
+ */
+#ifndef WQRT_CONFIG_H
+#define WQRT_CONFIG_H
+
+#include "attr.h"
+#include "util.h"
+
+#define EX_CONFIG_CODE 78
+
+/* rtprio at or above this on a glob needs allow_high_priority = yes */
+#define HIGH_PRIO_THRESHOLD 90
+
+enum rule_kind { RULE_WQ, RULE_KWORKER };
+
+struct rule {
+	enum rule_kind kind;
+	char *section; /* "wq:tty_flip", as folded by iniparser */
+	const char *pattern; /* points after the ':' in section */
+	bool glob;
+	char *profile; /* or NULL */
+	int line;
+	struct settings s; /* the profile, then this section's keys */
+};
+
+struct config {
+	char *path;
+	int log_level;
+	bool restore_on_exit;
+	unsigned int rescan_interval;
+	bool allow_high_priority;
+	struct rule *rules; /* in file order */
+	size_t nrules;
+	size_t nprofiles;
+	struct strlist warnings;
+};
+
+/*
+ * Load and validate path; sysfs/proc paths under root are consulted for
+ * warnings only. Returns 0 and *out, or the number of errors (> 0), each
+ * appended to errors as "FILE:LINE: [section] key = value: reason".
+ */
+int config_load(const char *path, const char *root, struct config **out,
+		struct strlist *errors);
+void config_free(struct config *c);
+
+bool pattern_is_glob(const char *p);
+const struct rule *config_match_wq(const struct config *c, const char *name);
+const struct rule *config_match_kworker(const struct config *c,
+					const char *comm);
+
+#endif

@@ -1,0 +1,388 @@
+// SPDX-License-Identifier: GPL-2.0-only
+#include "daemon.h"
+#include "log.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+void daemon_init(struct daemon *d, const char *root, const struct sys_ops *ops,
+		 struct config *cfg)
+{
+	memset(d, 0, sizeof(*d));
+	d->root = root;
+	d->ax.root = root;
+	d->ax.ops = ops;
+	d->cfg = cfg;
+	d->sysfs_mode = sysfs_series_present(root);
+}
+
+void daemon_free(struct daemon *d)
+{
+	free(d->wqs);
+	free(d->kws);
+	config_free(d->cfg);
+	memset(d, 0, sizeof(*d));
+}
+
+const char *daemon_mode_name(const struct daemon *d)
+{
+	return d->sysfs_mode ? "sysfs mode" : "fallback mode";
+}
+
+static struct wq_track *wq_find(struct daemon *d, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < d->nwqs; i++)
+		if (!strcmp(d->wqs[i].name, name))
+			return &d->wqs[i];
+	return NULL;
+}
+
+static struct wq_track *wq_add(struct daemon *d, const char *name)
+{
+	struct wq_track *v = realloc(d->wqs, (d->nwqs + 1) * sizeof(*v));
+
+	if (!v)
+		return NULL;
+	d->wqs = v;
+	v += d->nwqs++;
+	memset(v, 0, sizeof(*v));
+	snprintf(v->name, sizeof(v->name), "%s", name);
+	return v;
+}
+
+static void wq_drop(struct daemon *d, struct wq_track *t)
+{
+	*t = d->wqs[--d->nwqs];
+}
+
+/* Attributes written through sysfs; without the series policy and rtprio
+ * go to the kworkers with sched_setattr() instead. */
+static unsigned int sysfs_mask(const struct daemon *d)
+{
+	unsigned int all = (1u << WA_NR) - 1;
+
+	return d->sysfs_mode ? all :
+			       all & ~(WA_BIT(WA_POLICY) | WA_BIT(WA_RTPRIO));
+}
+
+static void wq_set_want(struct daemon *d, struct wq_track *t,
+			const struct rule *r)
+{
+	t->want = r->s;
+	t->sysfs = sysfs_mask(d);
+}
+
+static void wq_refresh_pools(struct daemon *d, struct wq_track *t)
+{
+	int n = d->sysfs_mode ?
+			wq_read_pool_ids(d->root, t->name, t->pools, MAX_POOLS) :
+			0;
+
+	t->npools = n > 0 ? n : 0;
+}
+
+/* Apply (rep NULL) or report one workqueue that matches rule r */
+static int handle_wq(struct daemon *d, const char *name, const struct rule *r,
+		     struct report *rep)
+{
+	struct wq_track *t = wq_find(d, name);
+	int err = 0;
+
+	if (!t)
+		t = wq_add(d, name);
+	if (!t)
+		return -ENOMEM;
+	wq_set_want(d, t, r);
+	t->seen = true;
+	if (rep) {
+		struct wq_state st;
+		struct settings target;
+
+		if (wq_read_state(&d->ax, name, &st))
+			return 0;
+		wq_target(t, &st, &target);
+		report_wq(rep, name, r, &target, &st);
+	} else {
+		err = wq_apply(&d->ax, t);
+		if (err && err != -ENOENT)
+			d->failures++;
+	}
+	wq_refresh_pools(d, t);
+	return 0;
+}
+
+static struct kw_track *kw_find(struct daemon *d, pid_t pid)
+{
+	size_t i;
+
+	for (i = 0; i < d->nkws; i++)
+		if (d->kws[i].pid == pid)
+			return &d->kws[i];
+	return NULL;
+}
+
+static struct kw_track *kw_add(struct daemon *d, const struct task_info *ti)
+{
+	struct kw_track *v = realloc(d->kws, (d->nkws + 1) * sizeof(*v));
+
+	if (!v)
+		return NULL;
+	d->kws = v;
+	v += d->nkws++;
+	memset(v, 0, sizeof(*v));
+	v->pid = ti->pid;
+	v->start = ti->start;
+	return v;
+}
+
+static void kw_drop(struct daemon *d, struct kw_track *k)
+{
+	*k = d->kws[--d->nkws];
+}
+
+static void want_sched(struct settings *want, const struct settings *from)
+{
+	int a;
+
+	memset(want, 0, sizeof(*want));
+	for (a = 0; a < WA_NR; a++)
+		if ((from->set & WA_BIT(a)) && (WA_BIT(a) & WA_SCHED_MASK))
+			settings_copy_attr(want, from, a);
+}
+
+/*
+ * Which settings does this kworker get, and for whom? [kworker:] sections
+ * first; then the rescuer of a profiled workqueue; then (sysfs mode) the
+ * workers of a profiled workqueue's unbound pools.
+ */
+static bool kworker_want(struct daemon *d, const struct task_info *ti,
+			 struct settings *want, bool *keep, char *owner,
+			 size_t size)
+{
+	const struct rule *r;
+	struct kw_class c;
+	size_t i;
+	int p;
+
+	kworker_classify(ti->comm, &c);
+	if (c.kind == KW_NONE || c.kind == KW_DYING)
+		return false;
+	r = config_match_kworker(d->cfg, c.base);
+	if (r) {
+		want_sched(want, &r->s);
+		*keep = false;
+		snprintf(owner, size, "[%s]", r->section);
+		return want->set != 0;
+	}
+	for (i = 0; i < d->nwqs; i++) {
+		const struct wq_track *t = &d->wqs[i];
+
+		if (t->failed || !(t->want.set & WA_SCHED_MASK))
+			continue;
+		if (kworker_rescues(&c, t->name)) {
+			want_sched(want, &t->want);
+			*keep = false;
+			snprintf(owner, size, "rescuer of %s", t->name);
+			return true;
+		}
+		for (p = 0; c.kind == KW_UNBOUND && p < t->npools; p++) {
+			if (t->pools[p] != c.pool)
+				continue;
+			want_sched(want, &t->want);
+			*keep = true;
+			snprintf(owner, size, "pool %d of %s", c.pool, t->name);
+			return true;
+		}
+	}
+	return false;
+}
+
+static int handle_kworker(struct daemon *d, const struct task_info *ti,
+			  struct report *rep)
+{
+	struct kw_track *k = kw_find(d, ti->pid);
+	struct settings want;
+	char owner[128];
+	bool keep;
+	int err;
+
+	if (k && k->start != ti->start) {
+		/* the pid was reused: what we remembered is for a dead task */
+		kw_drop(d, k);
+		k = NULL;
+	}
+	if (!kworker_want(d, ti, &want, &keep, owner, sizeof(owner))) {
+		if (k && !rep) {
+			kw_restore(&d->ax, k);
+			kw_drop(d, k);
+		}
+		return 0;
+	}
+	if (!k)
+		k = kw_add(d, ti);
+	if (!k)
+		return -ENOMEM;
+	snprintf(k->comm, sizeof(k->comm), "%s", ti->comm);
+	k->want = want;
+	k->keep = keep;
+	k->seen = true;
+	if (rep) {
+		struct sched_val cur, target;
+
+		if (d->ax.ops->sched_get(d->ax.ops->ctx, k->pid, &cur))
+			return 0;
+		kw_target(&k->want, k->changed ? &k->orig : &cur, &target);
+		report_kw(rep, k, owner, &cur, &target);
+		return 0;
+	}
+	err = kw_apply(&d->ax, k);
+	if (err == -ESRCH)
+		kw_drop(d, k);
+	else if (err < 0)
+		d->failures++;
+	return 0;
+}
+
+struct scan_arg {
+	struct daemon *d;
+	struct report *rep;
+};
+
+static int wq_cb(const char *name, void *arg)
+{
+	struct scan_arg *sa = arg;
+	const struct rule *r = config_match_wq(sa->d->cfg, name);
+	struct wq_track *t;
+
+	if (r)
+		return handle_wq(sa->d, name, r, sa->rep);
+	t = wq_find(sa->d, name);
+	if (t && !sa->rep) {
+		/* no longer covered: put it back */
+		if (wq_restore(&sa->d->ax, t))
+			sa->d->failures++;
+		wq_drop(sa->d, t);
+	}
+	return 0;
+}
+
+static int kw_cb(const struct task_info *ti, void *arg)
+{
+	struct scan_arg *sa = arg;
+
+	return handle_kworker(sa->d, ti, sa->rep);
+}
+
+static void scan_kworkers(struct daemon *d, struct report *rep)
+{
+	struct scan_arg sa = { d, rep };
+	size_t i;
+
+	for (i = 0; i < d->nkws; i++)
+		d->kws[i].seen = false;
+	for_each_kworker(d->root, kw_cb, &sa);
+	for (i = 0; i < d->nkws;) {
+		if (d->kws[i].seen) {
+			i++;
+			continue;
+		}
+		/* gone, or no longer covered by any rule */
+		if (!rep)
+			kw_restore(&d->ax, &d->kws[i]);
+		kw_drop(d, &d->kws[i]);
+	}
+}
+
+int daemon_scan(struct daemon *d, struct report *rep)
+{
+	struct scan_arg sa = { d, rep };
+	size_t i;
+	int err;
+
+	d->failures = 0;
+	for (i = 0; i < d->nwqs; i++)
+		d->wqs[i].seen = false;
+	err = for_each_workqueue(d->root, wq_cb, &sa);
+	if (err)
+		log_warn("cannot list workqueues: %s", strerror(-err));
+	for (i = 0; i < d->nwqs;) {
+		if (d->wqs[i].seen) {
+			i++;
+			continue;
+		}
+		/* the workqueue is gone (module unloaded): nothing to restore */
+		wq_drop(d, &d->wqs[i]);
+	}
+	scan_kworkers(d, rep);
+	return d->failures;
+}
+
+int daemon_wq_added(struct daemon *d, const char *name)
+{
+	const struct rule *r = config_match_wq(d->cfg, name);
+
+	if (!r || strchr(name, '/') || name[0] == '.')
+		return 0;
+	log_info("new workqueue %s matches [%s]", name, r->section);
+	d->failures = 0;
+	handle_wq(d, name, r, NULL);
+	/* its rescuer was forked before the workqueue showed up in sysfs */
+	scan_kworkers(d, NULL);
+	return d->failures;
+}
+
+int daemon_task_new(struct daemon *d, pid_t pid)
+{
+	struct task_info ti;
+
+	if (task_read(d->root, pid, &ti) || !task_is_kworker(&ti))
+		return 0;
+	d->failures = 0;
+	handle_kworker(d, &ti, NULL);
+	return d->failures;
+}
+
+int daemon_reload(struct daemon *d, const char *path)
+{
+	struct strlist errors = { 0 };
+	struct config *cfg;
+	size_t i;
+	int n;
+
+	n = config_load(path, d->root, &cfg, &errors);
+	for (i = 0; i < errors.n; i++)
+		log_err("%s", errors.v[i]);
+	strlist_free(&errors);
+	if (n) {
+		log_err("reload: %s has %d error(s); the old profiles stay in force",
+			path, n);
+		return n;
+	}
+	for (i = 0; i < cfg->warnings.n; i++)
+		log_warn("%s", cfg->warnings.v[i]);
+	config_free(d->cfg);
+	d->cfg = cfg;
+	log_set_level(cfg->log_level);
+	log_info("reloaded %s", path);
+	daemon_scan(d, NULL);
+	return 0;
+}
+
+int daemon_restore(struct daemon *d)
+{
+	int fails = 0;
+	size_t i;
+
+	for (i = 0; i < d->nwqs; i++)
+		if (wq_restore(&d->ax, &d->wqs[i]))
+			fails++;
+	for (i = 0; i < d->nkws; i++)
+		if (kw_restore(&d->ax, &d->kws[i]))
+			fails++;
+	d->nwqs = 0;
+	d->nkws = 0;
+	return fails;
+}

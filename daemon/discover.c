@@ -1,0 +1,257 @@
+// SPDX-License-Identifier: GPL-2.0-only
+#include "discover.h"
+
+#include <ctype.h>
+#include <dirent.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#define WQ_SYSFS_DIR "/sys/devices/virtual/workqueue"
+
+/* Read "digits" at *p; advance. */
+static bool number(const char **p, int *out)
+{
+	char *end;
+	long v;
+
+	if (!isdigit((unsigned char)**p))
+		return false;
+	v = strtol(*p, &end, 10);
+	if (v > 1000000)
+		return false;
+	*out = (int)v;
+	*p = end;
+	return true;
+}
+
+/*
+ * Names the kernel gives (kernel/workqueue.c, format_worker_id() and
+ * wq_worker_comm()): "kworker/%d:%d" plus "H" for highpri pools,
+ * "kworker/u%d:%d" for unbound pools, "kworker/R-%s" for rescuers and
+ * "kworker/dying". /proc may append "+desc" (running work) or "-desc"
+ * (last work). The rescuer's task->comm is cut at 15 bytes.
+ */
+void kworker_classify(const char *comm, struct kw_class *c)
+{
+	const char *p;
+	size_t len;
+
+	memset(c, 0, sizeof(*c));
+	c->cpu = c->pool = c->id = -1;
+	snprintf(c->base, sizeof(c->base), "%s", comm);
+	if (strncmp(comm, "kworker/", 8)) {
+		c->kind = KW_NONE;
+		return;
+	}
+	p = comm + 8;
+	if (!strcmp(p, "dying")) {
+		c->kind = KW_DYING;
+		return;
+	}
+	if (!strncmp(p, "R-", 2)) {
+		c->kind = KW_RESCUER;
+		/* wq names may hold '-': only a '+' surely starts a desc */
+		c->base[strcspn(c->base, "+")] = '\0';
+		c->rescued = c->base + 10;
+		c->truncated = strlen(c->base) == TASK_COMM_LEN - 1;
+		if (!*c->rescued)
+			c->kind = KW_OTHER;
+		return;
+	}
+	c->kind = KW_OTHER;
+	if (*p == 'u') {
+		p++;
+		if (!number(&p, &c->pool) || *p++ != ':' ||
+		    !number(&p, &c->id))
+			return;
+		c->kind = KW_UNBOUND;
+	} else {
+		if (!number(&p, &c->cpu) || *p++ != ':' || !number(&p, &c->id))
+			return;
+		if (*p == 'H') {
+			c->highpri = true;
+			p++;
+		}
+		c->kind = KW_PERCPU;
+	}
+	if (*p && *p != '+' && *p != '-') {
+		c->kind = KW_OTHER;
+		return;
+	}
+	len = p - comm;
+	c->base[len] = '\0';
+}
+
+bool kworker_rescues(const struct kw_class *c, const char *wq)
+{
+	size_t len = strlen(c->rescued), wlen = strlen(wq);
+
+	if (c->kind != KW_RESCUER)
+		return false;
+	if (c->truncated && wlen >= len)
+		return !strncmp(c->rescued, wq, len);
+	/* "kworker/R-nvme-wq-desc": the name, then maybe "-desc" */
+	return len >= wlen && !strncmp(c->rescued, wq, wlen) &&
+	       (c->rescued[wlen] == '\0' || c->rescued[wlen] == '-');
+}
+
+int task_parse_stat(const char *stat, struct task_info *t)
+{
+	const char *open = strchr(stat, '('), *close = strrchr(stat, ')');
+	unsigned long long field[52];
+	const char *p;
+	int n = 2;
+	char *end;
+
+	if (!open || !close || close < open)
+		return -EINVAL;
+	t->pid = strtol(stat, NULL, 10);
+	snprintf(t->comm, sizeof(t->comm), "%.*s", (int)(close - open - 1),
+		 open + 1);
+	p = close + 1;
+	/* field 3 is the state letter */
+	while (*p == ' ')
+		p++;
+	if (!*p)
+		return -EINVAL;
+	p++;
+	for (n = 4; n < 52 && *p; n++) {
+		long long v = strtoll(p, &end, 10);
+
+		if (end == p)
+			break;
+		field[n] = (unsigned long long)v;
+		p = end;
+	}
+	if (n <= 41)
+		return -EINVAL;
+	t->ppid = (pid_t)field[4];
+	t->flags = (unsigned int)field[9];
+	t->nice = (int)(long long)field[19];
+	t->start = field[22];
+	t->rtprio = (int)field[40];
+	t->policy = (int)field[41];
+	return 0;
+}
+
+int task_read(const char *root, pid_t pid, struct task_info *t)
+{
+	char path[WQRT_PATH_MAX], buf[1024];
+	int err;
+
+	err = path_fmt(path, sizeof(path), root, "/proc/%d/stat", (int)pid);
+	if (!err)
+		err = read_text(path, buf, sizeof(buf));
+	if (err)
+		return err == -ESRCH ? -ENOENT : err;
+	return task_parse_stat(buf, t);
+}
+
+bool task_is_kworker(const struct task_info *t)
+{
+	return t->ppid == KTHREADD_PID && (t->flags & PF_KTHREAD) &&
+	       !strncmp(t->comm, "kworker/", 8);
+}
+
+int for_each_kworker(const char *root, task_visit_fn cb, void *arg)
+{
+	char path[WQRT_PATH_MAX];
+	struct dirent *de;
+	DIR *dir;
+	int err = 0;
+
+	if (path_fmt(path, sizeof(path), root, "/proc"))
+		return -ENAMETOOLONG;
+	dir = opendir(path);
+	if (!dir)
+		return -errno;
+	while (!err && (de = readdir(dir))) {
+		struct task_info t;
+
+		if (!isdigit((unsigned char)de->d_name[0]))
+			continue;
+		if (task_read(root, atoi(de->d_name), &t) || !task_is_kworker(&t))
+			continue;
+		err = cb(&t, arg);
+	}
+	closedir(dir);
+	return err;
+}
+
+int for_each_workqueue(const char *root, wq_visit_fn cb, void *arg)
+{
+	char path[WQRT_PATH_MAX];
+	struct dirent *de;
+	DIR *dir;
+	int err = 0;
+
+	if (path_fmt(path, sizeof(path), root, WQ_SYSFS_DIR))
+		return -ENAMETOOLONG;
+	dir = opendir(path);
+	if (!dir)
+		return -errno;
+	while (!err && (de = readdir(dir))) {
+		char sub[WQRT_PATH_MAX];
+		struct stat st;
+
+		if (de->d_name[0] == '.' ||
+		    snprintf(sub, sizeof(sub), "%s/%s", path, de->d_name) >=
+			    (int)sizeof(sub) ||
+		    stat(sub, &st) || !S_ISDIR(st.st_mode))
+			continue;
+		err = cb(de->d_name, arg);
+	}
+	closedir(dir);
+	return err;
+}
+
+static int has_policy(const char *name, void *arg)
+{
+	char path[WQRT_PATH_MAX];
+	struct stat st;
+
+	if (!path_fmt(path, sizeof(path), arg, WQ_SYSFS_DIR "/%s/policy",
+		      name) &&
+	    !stat(path, &st))
+		return 1;
+	return 0;
+}
+
+bool sysfs_series_present(const char *root)
+{
+	return for_each_workqueue(root, has_policy, (void *)root) == 1;
+}
+
+int parse_pool_ids(const char *text, int *ids, int max)
+{
+	const char *p = text;
+	int n = 0, pod, pool, used;
+
+	while (*p) {
+		while (*p == ' ' || *p == '\n')
+			p++;
+		if (!*p)
+			break;
+		if (sscanf(p, "%d:%d%n", &pod, &pool, &used) != 2)
+			return -EINVAL;
+		p += used;
+		if (n < max)
+			ids[n++] = pool;
+	}
+	return n;
+}
+
+int wq_read_pool_ids(const char *root, const char *wq, int *ids, int max)
+{
+	char path[WQRT_PATH_MAX], buf[1024];
+	int err;
+
+	err = path_fmt(path, sizeof(path), root, WQ_SYSFS_DIR "/%s/pool_ids",
+		       wq);
+	if (!err)
+		err = read_text(path, buf, sizeof(buf));
+	return err ? err : parse_pool_ids(buf, ids, max);
+}

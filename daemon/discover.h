@@ -1,0 +1,73 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * Finding workqueues (sysfs) and kworkers (/proc), and telling kworkers
+ * apart by name.
+ */
+#ifndef WQRT_DISCOVER_H
+#define WQRT_DISCOVER_H
+
+#include "util.h"
+
+#define TASK_COMM_LEN 16
+#define COMM_MAX 64
+#define WQ_NAME_MAX 64
+#define KTHREADD_PID 2
+#define MAX_POOLS 64
+
+enum kw_kind {
+	KW_NONE,    /* not a kworker */
+	KW_PERCPU,  /* kworker/3:1, kworker/3:1H */
+	KW_UNBOUND, /* kworker/u5:2 */
+	KW_RESCUER, /* kworker/R-name */
+	KW_DYING,   /* kworker/dying */
+	KW_OTHER,   /* kworker/... we cannot read (truncated) */
+};
+
+struct kw_class {
+	enum kw_kind kind;
+	int cpu;      /* KW_PERCPU */
+	int pool;     /* KW_UNBOUND */
+	int id;	      /* worker id in its pool */
+	bool highpri; /* "H" suffix */
+	char base[COMM_MAX]; /* the name without a "+desc"/"-desc" suffix */
+	const char *rescued; /* KW_RESCUER: into base, after "kworker/R-" */
+	bool truncated;	     /* KW_RESCUER: base is a 15-byte task comm */
+};
+
+void kworker_classify(const char *comm, struct kw_class *c);
+/* Could this rescuer belong to workqueue wq (allowing truncation)? */
+bool kworker_rescues(const struct kw_class *c, const char *wq);
+
+struct task_info {
+	pid_t pid;
+	pid_t ppid;
+	unsigned int flags;
+	unsigned long long start; /* clock ticks after boot: PID reuse guard */
+	int nice;
+	int rtprio;
+	int policy; /* SCHED_* */
+	char comm[COMM_MAX];
+};
+
+#define PF_KTHREAD 0x00200000
+
+/* Parse ROOT/proc/PID/stat. -ENOENT if the task is gone. */
+int task_read(const char *root, pid_t pid, struct task_info *t);
+int task_parse_stat(const char *stat, struct task_info *t);
+/* A kernel thread forked by kthreadd whose name starts with "kworker/" */
+bool task_is_kworker(const struct task_info *t);
+
+typedef int (*task_visit_fn)(const struct task_info *t, void *arg);
+int for_each_kworker(const char *root, task_visit_fn cb, void *arg);
+
+typedef int (*wq_visit_fn)(const char *name, void *arg);
+int for_each_workqueue(const char *root, wq_visit_fn cb, void *arg);
+
+/* The workqueue series is present: "policy" exists for some workqueue. */
+bool sysfs_series_present(const char *root);
+
+/* pool_ids: "0:5 1:7" -> {5, 7}; returns the count or -errno. */
+int parse_pool_ids(const char *text, int *ids, int max);
+int wq_read_pool_ids(const char *root, const char *wq, int *ids, int max);
+
+#endif

@@ -1,0 +1,385 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * wqrtd: options, and the sd-event glue around the daemon core: signals,
+ * netlink sockets, the rescan timer, sd_notify and the watchdog.
+ */
+#include "daemon.h"
+#include "log.h"
+#include "netlink.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <systemd/sd-daemon.h>
+#include <systemd/sd-event.h>
+#include <unistd.h>
+
+#ifndef WQRT_VERSION
+#define WQRT_VERSION "0.1"
+#endif
+
+#define DEFAULT_CONF "/etc/wqrt.conf"
+#define USEC_PER_SEC 1000000ULL
+
+struct opts {
+	const char *conf;
+	const char *root;
+	bool check, dry_run, once, foreground;
+};
+
+struct ctx {
+	struct daemon d;
+	struct nlw nl;
+	struct opts o;
+	struct sys_ops ops;
+	sd_event *ev;
+	sd_event_source *rescan;
+	sd_event_source *defer_rescan;
+};
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+		"Usage: wqrtd [OPTION]...\n"
+		"Apply real-time profiles from " DEFAULT_CONF
+		" to workqueues and kworkers,\n"
+		"and keep them applied as kworkers and workqueues come and go.\n\n"
+		"  -c, --config FILE  configuration file (default " DEFAULT_CONF
+		")\n"
+		"      --check        validate the configuration and exit\n"
+		"      --dry-run      print the plan as a diff, change nothing\n"
+		"      --once         apply, then exit (1 if a write failed)\n"
+		"      --foreground   do not detach (the default under systemd)\n"
+		"      --root DIR     prefix every /sys and /proc path with DIR\n"
+		"  -h, --help         this help\n"
+		"      --version      print the version\n\n"
+		"Exit status: 0 ok, 1 failure, 64 usage, 78 configuration error.\n");
+}
+
+static int parse_opts(int argc, char **argv, struct opts *o)
+{
+	enum { O_CHECK = 256, O_DRY, O_ONCE, O_FG, O_ROOT, O_VERSION };
+	static const struct option longopts[] = {
+		{ "config", required_argument, NULL, 'c' },
+		{ "check", no_argument, NULL, O_CHECK },
+		{ "dry-run", no_argument, NULL, O_DRY },
+		{ "once", no_argument, NULL, O_ONCE },
+		{ "foreground", no_argument, NULL, O_FG },
+		{ "root", required_argument, NULL, O_ROOT },
+		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, O_VERSION },
+		{ 0 },
+	};
+	int c;
+
+	o->conf = DEFAULT_CONF;
+	o->root = "/";
+	while ((c = getopt_long(argc, argv, "c:h", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'c':
+			o->conf = optarg;
+			break;
+		case O_CHECK:
+			o->check = true;
+			break;
+		case O_DRY:
+			o->dry_run = true;
+			break;
+		case O_ONCE:
+			o->once = true;
+			break;
+		case O_FG:
+			o->foreground = true;
+			break;
+		case O_ROOT:
+			o->root = optarg;
+			break;
+		case 'h':
+			usage(stdout);
+			exit(0);
+		case O_VERSION:
+			printf("wqrtd %s\n", WQRT_VERSION);
+			exit(0);
+		default:
+			usage(stderr);
+			return 64;
+		}
+	}
+	if (optind < argc) {
+		fprintf(stderr, "wqrtd: unexpected argument '%s'\n",
+			argv[optind]);
+		usage(stderr);
+		return 64;
+	}
+	return 0;
+}
+
+static void notify_status(struct ctx *c)
+{
+	const char *err = log_last_error();
+
+	sd_notifyf(0, "STATUS=%s: %zu workqueue(s) profiled, %zu kworker(s) tracked%s%s",
+		   daemon_mode_name(&c->d), c->d.nwqs, c->d.nkws,
+		   *err ? "; last error: " : "", err);
+}
+
+static void scan(struct ctx *c, const char *why)
+{
+	int fails;
+
+	log_debug("scan (%s)", why);
+	fails = daemon_scan(&c->d, NULL);
+	if (fails)
+		log_warn("%d change(s) failed during %s scan", fails, why);
+	notify_status(c);
+}
+
+static int on_rescan_deferred(sd_event_source *s, void *arg)
+{
+	struct ctx *c = arg;
+
+	(void)s;
+	sd_event_source_set_enabled(c->defer_rescan, SD_EVENT_OFF);
+	scan(c, "overrun");
+	return 0;
+}
+
+static void on_overrun(void *arg)
+{
+	struct ctx *c = arg;
+
+	/* rescan once the socket is drained, not in the receive loop */
+	if (c->defer_rescan)
+		sd_event_source_set_enabled(c->defer_rescan, SD_EVENT_ONESHOT);
+}
+
+static void on_task(void *arg, pid_t pid)
+{
+	struct ctx *c = arg;
+
+	if (daemon_task_new(&c->d, pid))
+		notify_status(c);
+}
+
+static void on_wq(void *arg, const char *name)
+{
+	struct ctx *c = arg;
+
+	daemon_wq_added(&c->d, name);
+	notify_status(c);
+}
+
+static int on_proc(sd_event_source *s, int fd, uint32_t revents, void *arg)
+{
+	struct ctx *c = arg;
+
+	(void)s, (void)fd, (void)revents;
+	nlw_proc_receive(&c->nl);
+	return 0;
+}
+
+static int on_uevent(sd_event_source *s, int fd, uint32_t revents, void *arg)
+{
+	struct ctx *c = arg;
+
+	(void)s, (void)fd, (void)revents;
+	nlw_uevent_receive(&c->nl);
+	return 0;
+}
+
+static int on_timer(sd_event_source *s, uint64_t usec, void *arg)
+{
+	struct ctx *c = arg;
+	unsigned int iv = c->d.cfg->rescan_interval;
+
+	if (iv) {
+		sd_event_source_set_time(s, usec + iv * USEC_PER_SEC);
+		sd_event_source_set_enabled(s, SD_EVENT_ON);
+	} else {
+		sd_event_source_set_enabled(s, SD_EVENT_OFF);
+	}
+	scan(c, "periodic");
+	return 0;
+}
+
+static void arm_timer(struct ctx *c)
+{
+	unsigned int iv = c->d.cfg->rescan_interval;
+	uint64_t now;
+
+	if (!iv) {
+		sd_event_source_set_enabled(c->rescan, SD_EVENT_OFF);
+		return;
+	}
+	sd_event_now(c->ev, CLOCK_MONOTONIC, &now);
+	sd_event_source_set_time(c->rescan, now + iv * USEC_PER_SEC);
+	sd_event_source_set_enabled(c->rescan, SD_EVENT_ON);
+}
+
+static int on_hup(sd_event_source *s, const struct signalfd_siginfo *si,
+		  void *arg)
+{
+	struct ctx *c = arg;
+
+	(void)s, (void)si;
+	sd_notify(0, "RELOADING=1");
+	log_clear_last_error();
+	if (daemon_reload(&c->d, c->o.conf) == 0)
+		arm_timer(c);
+	sd_notify(0, "READY=1");
+	notify_status(c);
+	return 0;
+}
+
+static int on_term(sd_event_source *s, const struct signalfd_siginfo *si,
+		   void *arg)
+{
+	struct ctx *c = arg;
+
+	(void)s;
+	sd_notify(0, "STOPPING=1");
+	log_info("signal %u: stopping", si->ssi_signo);
+	if (c->d.cfg->restore_on_exit) {
+		int fails = daemon_restore(&c->d);
+
+		log_info("restored original settings%s",
+			 fails ? " (with failures, see above)" : "");
+	}
+	return sd_event_exit(c->ev, 0);
+}
+
+static int setup_loop(struct ctx *c)
+{
+	int r;
+
+	r = sd_event_default(&c->ev);
+	if (r < 0)
+		return r;
+	r = sd_event_add_signal(c->ev, NULL, SIGHUP | SD_EVENT_SIGNAL_PROCMASK,
+				on_hup, c);
+	if (r >= 0)
+		r = sd_event_add_signal(c->ev, NULL,
+					SIGTERM | SD_EVENT_SIGNAL_PROCMASK,
+					on_term, c);
+	if (r >= 0)
+		r = sd_event_add_signal(c->ev, NULL,
+					SIGINT | SD_EVENT_SIGNAL_PROCMASK,
+					on_term, c);
+	if (r >= 0)
+		r = sd_event_add_time(c->ev, &c->rescan, CLOCK_MONOTONIC,
+				      UINT64_MAX, USEC_PER_SEC / 10, on_timer,
+				      c);
+	if (r >= 0)
+		r = sd_event_add_defer(c->ev, &c->defer_rescan,
+				       on_rescan_deferred, c);
+	if (r < 0)
+		return r;
+	sd_event_source_set_enabled(c->defer_rescan, SD_EVENT_OFF);
+	/* WATCHDOG=1 at half of WatchdogSec=, when the unit asks for it */
+	sd_event_set_watchdog(c->ev, true);
+
+	c->nl.on_task = on_task;
+	c->nl.on_wq = on_wq;
+	c->nl.on_overrun = on_overrun;
+	c->nl.arg = c;
+	if (strcmp(c->o.root, "/")) {
+		log_info("--root %s: not listening to netlink; rescans only",
+			 c->o.root);
+		return 0;
+	}
+	if (nlw_open_proc(&c->nl) == 0)
+		r = sd_event_add_io(c->ev, NULL, nlw_proc_fd(&c->nl), EPOLLIN,
+				    on_proc, c);
+	else
+		log_warn("no proc connector: new kworkers are found by the periodic rescan only");
+	if (r >= 0 && nlw_open_uevent(&c->nl) == 0)
+		r = sd_event_add_io(c->ev, NULL, nlw_uevent_fd(&c->nl),
+				    EPOLLIN, on_uevent, c);
+	else if (r >= 0)
+		log_warn("no uevents: new workqueues are found by the periodic rescan only");
+	return r;
+}
+
+static int run_daemon(struct ctx *c)
+{
+	int r;
+
+	if (!c->o.foreground && !getenv("NOTIFY_SOCKET") &&
+	    daemon(0, 0) < 0) {
+		log_err("daemon(): %s", strerror(errno));
+		return 1;
+	}
+	r = setup_loop(c);
+	if (r < 0) {
+		log_err("event loop setup: %s", strerror(-r));
+		return 1;
+	}
+	/* listen first, then scan: nothing born in between is missed */
+	scan(c, "initial");
+	arm_timer(c);
+	sd_notify(0, "READY=1");
+	notify_status(c);
+	r = sd_event_loop(c->ev);
+	nlw_close(&c->nl);
+	sd_event_source_unref(c->rescan);
+	sd_event_source_unref(c->defer_rescan);
+	sd_event_unref(c->ev);
+	return r < 0 ? 1 : 0;
+}
+
+int main(int argc, char **argv)
+{
+	struct strlist errors = { 0 };
+	struct ctx c = { 0 };
+	struct config *cfg;
+	size_t i;
+	int r;
+
+	r = parse_opts(argc, argv, &c.o);
+	if (r)
+		return r;
+	log_setup(c.o.foreground || c.o.check || c.o.dry_run || c.o.once ||
+				  getenv("NOTIFY_SOCKET") ?
+			  LOG_TARGET_AUTO :
+			  LOG_TARGET_JOURNAL);
+	r = config_load(c.o.conf, c.o.root, &cfg, &errors);
+	for (i = 0; i < errors.n; i++)
+		fprintf(stderr, "%s\n", errors.v[i]);
+	strlist_free(&errors);
+	if (r) {
+		fprintf(stderr, "wqrtd: %d error(s) in %s; nothing changed\n",
+			r, c.o.conf);
+		return EX_CONFIG_CODE;
+	}
+	for (i = 0; i < cfg->warnings.n; i++)
+		log_warn("%s", cfg->warnings.v[i]);
+	if (c.o.check) {
+		config_free(cfg);
+		printf("%s: ok\n", c.o.conf);
+		return 0;
+	}
+	log_set_level(cfg->log_level);
+	sys_ops_for_root(&c.ops, c.o.root);
+	daemon_init(&c.d, c.o.root, &c.ops, cfg);
+	log_notice("%s: %s", daemon_mode_name(&c.d),
+		   c.d.sysfs_mode ?
+			   "the kernel has workqueue policy/rtprio attributes" :
+			   "no policy attribute; policy/rtprio go to matching kworkers with sched_setattr()");
+	if (c.o.dry_run) {
+		struct report rep = { .style = REPORT_DIFF, .f = stdout };
+
+		report_begin(&rep);
+		daemon_scan(&c.d, &rep);
+		report_end(&rep);
+		r = 0;
+	} else if (c.o.once) {
+		r = daemon_scan(&c.d, NULL) ? 1 : 0;
+	} else {
+		r = run_daemon(&c);
+	}
+	daemon_free(&c.d);
+	return r;
+}

@@ -1,0 +1,40 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * Netlink watchers over libnl-3: the proc connector (FORK and COMM events
+ * of kthreadd's children) and kobject uevents (workqueues added later).
+ * Only messages sent by the kernel (port 0) are believed.
+ */
+#ifndef WQRT_NETLINK_H
+#define WQRT_NETLINK_H
+
+#include <linux/netlink.h>
+#include <netlink/msg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <sys/types.h>
+
+struct nlw {
+	struct nl_sock *proc;
+	struct nl_sock *uevent;
+	void (*on_task)(void *arg, pid_t pid);	     /* maybe a new kworker */
+	void (*on_wq)(void *arg, const char *name); /* workqueue added */
+	void (*on_overrun)(void *arg);		     /* events were lost */
+	void *arg;
+	unsigned long ignored; /* messages not from the kernel */
+};
+
+int nlw_open_proc(struct nlw *w);   /* 0 or -errno */
+int nlw_open_uevent(struct nlw *w); /* 0 or -errno */
+int nlw_proc_fd(const struct nlw *w);
+int nlw_uevent_fd(const struct nlw *w);
+/* Drain a readable socket. */
+void nlw_proc_receive(struct nlw *w);
+void nlw_uevent_receive(struct nlw *w);
+void nlw_close(struct nlw *w);
+
+/* The handlers, reachable for tests with crafted messages. */
+int nlw_proc_msg(struct nl_msg *msg, void *arg);
+void nlw_uevent_msg(struct nlw *w, const struct sockaddr_nl *src,
+		    const char *buf, size_t len);
+
+#endif

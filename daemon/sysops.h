@@ -1,0 +1,41 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * The system calls wqrtd makes on other tasks and on sysfs, behind a table
+ * so unit tests can inject them and their failures.
+ */
+#ifndef WQRT_SYSOPS_H
+#define WQRT_SYSOPS_H
+
+#include <stdbool.h>
+#include <sys/types.h>
+
+struct sched_val {
+	int policy; /* SCHED_OTHER, SCHED_FIFO, SCHED_RR, ... */
+	int rtprio;
+	int nice;
+};
+
+struct sys_ops {
+	/* 0 or -errno */
+	int (*sched_get)(void *ctx, pid_t pid, struct sched_val *v);
+	int (*sched_set)(void *ctx, pid_t pid, const struct sched_val *v);
+	int (*write_attr)(void *ctx, const char *path, const char *val);
+	void *ctx;
+};
+
+/* sched_getattr()/sched_setattr() and write(2). */
+extern const struct sys_ops sys_ops_real;
+
+/*
+ * For --root: tasks under a fake /proc are not real tasks, so scheduling
+ * is read from and written to the policy/rt_priority/nice fields of
+ * ROOT/proc/PID/stat. ctx is the root directory.
+ */
+extern const struct sys_ops sys_ops_fake_root;
+
+/* The real calls for "/", the stat-file ones for a fake root. */
+void sys_ops_for_root(struct sys_ops *o, const char *root);
+
+bool sched_val_equal(const struct sched_val *a, const struct sched_val *b);
+
+#endif

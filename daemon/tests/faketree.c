@@ -1,0 +1,158 @@
+// SPDX-License-Identifier: GPL-2.0-only
+#include "faketree.h"
+#include "discover.h"
+
+#include <errno.h>
+#include <ftw.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#define WQDIR "/sys/devices/virtual/workqueue"
+
+static void die(const char *what)
+{
+	perror(what);
+	abort();
+}
+
+void ft_init(struct faketree *ft)
+{
+	snprintf(ft->root, sizeof(ft->root), "/tmp/wqrt-test.XXXXXX");
+	if (!mkdtemp(ft->root))
+		die("mkdtemp");
+	ft_write(ft, "/proc/sys/kernel/sched_rt_runtime_us", "950000\n");
+}
+
+static int rm_one(const char *path, const struct stat *st, int flag,
+		  struct FTW *f)
+{
+	(void)st, (void)flag, (void)f;
+	return remove(path);
+}
+
+void ft_cleanup(struct faketree *ft)
+{
+	nftw(ft->root, rm_one, 16, FTW_DEPTH | FTW_PHYS);
+}
+
+static void mkparents(char *path)
+{
+	char *p;
+
+	for (p = path + 1; *p; p++) {
+		if (*p != '/')
+			continue;
+		*p = '\0';
+		if (mkdir(path, 0755) && errno != EEXIST)
+			die(path);
+		*p = '/';
+	}
+}
+
+void ft_write(struct faketree *ft, const char *rel, const char *content)
+{
+	char path[600];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s%s", ft->root, rel);
+	mkparents(path);
+	f = fopen(path, "w");
+	if (!f)
+		die(path);
+	fputs(content, f);
+	fclose(f);
+}
+
+void ft_wq(struct faketree *ft, const char *name, bool series)
+{
+	static const char *const base[][2] = {
+		{ "nice", "0" },
+		{ "cpumask", "0000000f" },
+		{ "affinity_scope", "default (cache)" },
+		{ "affinity_strict", "0" },
+		{ "max_active", "256" },
+	};
+	static const char *const more[][2] = {
+		{ "policy", "normal" },	  { "rtprio", "0" },
+		{ "nr_idle_extra", "0" }, { "private", "0" },
+		{ "pool_ids", "0:5" },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(base) / sizeof(base[0]); i++)
+		ft_set(ft, name, base[i][0], base[i][1]);
+	for (i = 0; series && i < sizeof(more) / sizeof(more[0]); i++)
+		ft_set(ft, name, more[i][0], more[i][1]);
+	if (series)
+		ft_readonly(ft, name, "pool_ids");
+}
+
+void ft_set(struct faketree *ft, const char *wq, const char *attr,
+	    const char *val)
+{
+	char rel[300], text[300];
+
+	snprintf(rel, sizeof(rel), WQDIR "/%s/%s", wq, attr);
+	snprintf(text, sizeof(text), "%s\n", val);
+	ft_write(ft, rel, text);
+}
+
+const char *ft_get(struct faketree *ft, const char *wq, const char *attr)
+{
+	static char buf[300];
+	char path[600];
+
+	snprintf(path, sizeof(path), "%s" WQDIR "/%s/%s", ft->root, wq, attr);
+	if (read_text(path, buf, sizeof(buf)))
+		return "(missing)";
+	return buf;
+}
+
+void ft_readonly(struct faketree *ft, const char *wq, const char *attr)
+{
+	char path[600];
+
+	snprintf(path, sizeof(path), "%s" WQDIR "/%s/%s", ft->root, wq, attr);
+	if (chmod(path, 0444))
+		die(path);
+}
+
+void ft_task(struct faketree *ft, pid_t pid, pid_t ppid, const char *comm,
+	     int policy, int rtprio, int nice, unsigned long long start)
+{
+	char rel[64], stat[600];
+	unsigned int flags = ppid == KTHREADD_PID ? PF_KTHREAD | 0x40 : 0x40;
+
+	/* fields 1..52 of proc(5) */
+	snprintf(stat, sizeof(stat),
+		 "%d (%s) S %d 0 0 0 -1 %u 0 0 0 0 0 0 0 0 %d %d 1 0 %llu "
+		 "0 0 18446744073709551615 0 0 0 0 0 0 0 2147483647 0 0 0 "
+		 "0 17 1 %d %d 0 0 0 0 0 0 0 0 0 0 0\n",
+		 (int)pid, comm, (int)ppid, flags,
+		 policy ? -1 - rtprio : 20 + nice, nice, start, rtprio,
+		 policy);
+	snprintf(rel, sizeof(rel), "/proc/%d/stat", (int)pid);
+	ft_write(ft, rel, stat);
+}
+
+void ft_task_rm(struct faketree *ft, pid_t pid)
+{
+	char path[600];
+
+	snprintf(path, sizeof(path), "%s/proc/%d/stat", ft->root, (int)pid);
+	unlink(path);
+	snprintf(path, sizeof(path), "%s/proc/%d", ft->root, (int)pid);
+	rmdir(path);
+}
+
+const char *ft_conf(struct faketree *ft, const char *text)
+{
+	static char path[300];
+
+	ft_write(ft, "/wqrt.conf", text);
+	snprintf(path, sizeof(path), "%s/wqrt.conf", ft->root);
+	return path;
+}

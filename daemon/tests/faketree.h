@@ -1,0 +1,31 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/* A fake /sys and /proc in a temp dir, for the unit tests. */
+#ifndef WQRT_FAKETREE_H
+#define WQRT_FAKETREE_H
+
+#include <stdbool.h>
+#include <sys/types.h>
+
+struct faketree {
+	char root[256];
+};
+
+void ft_init(struct faketree *ft);
+void ft_cleanup(struct faketree *ft);
+/* Write a file under the root (parents made). */
+void ft_write(struct faketree *ft, const char *rel, const char *content);
+/* A workqueue with 6.12's attributes, and the series' when series. */
+void ft_wq(struct faketree *ft, const char *name, bool series);
+void ft_set(struct faketree *ft, const char *wq, const char *attr,
+	    const char *val);
+/* The attribute's content without the newline (static buffer). */
+const char *ft_get(struct faketree *ft, const char *wq, const char *attr);
+void ft_readonly(struct faketree *ft, const char *wq, const char *attr);
+/* A task: ROOT/proc/PID/stat; ppid 2 + PF_KTHREAD makes it a kworker. */
+void ft_task(struct faketree *ft, pid_t pid, pid_t ppid, const char *comm,
+	     int policy, int rtprio, int nice, unsigned long long start);
+void ft_task_rm(struct faketree *ft, pid_t pid);
+/* A temp config file holding text; returns its path (static buffer). */
+const char *ft_conf(struct faketree *ft, const char *text);
+
+#endif

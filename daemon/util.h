@@ -1,0 +1,58 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * Small helpers: paths under --root, reading and writing one-line files,
+ * cpulists and string lists.
+ */
+#ifndef WQRT_UTIL_H
+#define WQRT_UTIL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#define WQRT_MAX_CPUS 1024
+#define WQRT_PATH_MAX 512
+
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+
+struct cpubits {
+	uint64_t w[WQRT_MAX_CPUS / 64];
+};
+
+/* Build ROOT + the formatted path; root "" or "/" means the real system. */
+int path_fmt(char *buf, size_t size, const char *root, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+
+/* Read a whole small file, strip the trailing newline. -errno on error. */
+int read_text(const char *path, char *buf, size_t size);
+/* Write buf to path in one write(). -errno on error. */
+int write_text(const char *path, const char *buf);
+
+int parse_long(const char *s, long min, long max, long *out);
+int parse_bool(const char *s, bool *out);
+
+void cpubits_set(struct cpubits *b, unsigned int cpu);
+bool cpubits_test(const struct cpubits *b, unsigned int cpu);
+bool cpubits_empty(const struct cpubits *b);
+bool cpubits_equal(const struct cpubits *a, const struct cpubits *b);
+void cpubits_and(struct cpubits *dst, const struct cpubits *m);
+/* "0-3,8": returns 0 or -EINVAL; *why explains the error. */
+int cpulist_parse(const char *s, struct cpubits *b, const char **why);
+void cpulist_format(const struct cpubits *b, char *buf, size_t size);
+/* The kernel's %*pb format: hex, comma every 32 bits. */
+int cpumask_hex_parse(const char *s, struct cpubits *b);
+void cpumask_hex_format(const struct cpubits *b, char *buf, size_t size);
+
+struct strlist {
+	char **v;
+	size_t n;
+};
+void strlist_add(struct strlist *l, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+void strlist_free(struct strlist *l);
+
+/* Length of the edit distance between a and b, capped at 9. */
+unsigned int edit_distance(const char *a, const char *b);
+
+#endif
