@@ -60,9 +60,15 @@ void wq_target(const struct wq_track *t, const struct wq_state *st,
 		else if (t->orig.set & WA_BIT(a))
 			settings_copy_attr(target, &t->orig, a);
 	}
-	/* writing policy moves rtprio (normal: 0, rt: at least 1) */
+	/*
+	 * Writing policy moves rtprio (normal: 0, rt: at least 1). When the
+	 * rule sets policy alone, rtprio follows it rather than any original;
+	 * when putting policy back, rtprio goes back too (it is in orig).
+	 */
 	if ((target->set & WA_BIT(WA_POLICY)) &&
-	    !(target->set & WA_BIT(WA_RTPRIO)) &&
+	    !(t->want.set & WA_BIT(WA_RTPRIO)) &&
+	    ((t->want.set & WA_BIT(WA_POLICY)) ||
+	     !(target->set & WA_BIT(WA_RTPRIO))) &&
 	    (st->present & WA_BIT(WA_RTPRIO))) {
 		long prio = st->cur.val[WA_RTPRIO];
 
@@ -73,6 +79,16 @@ void wq_target(const struct wq_track *t, const struct wq_state *st,
 		target->val[WA_RTPRIO] = prio;
 		target->set |= WA_BIT(WA_RTPRIO);
 	}
+}
+
+/* Attributes wq_target() takes from orig: going back to the original */
+static unsigned int restoring(const struct wq_track *t)
+{
+	unsigned int m = t->orig.set & ~t->want.set & t->sysfs;
+
+	if (t->want.set & WA_BIT(WA_POLICY))
+		m &= ~WA_BIT(WA_RTPRIO);
+	return m;
 }
 
 static int write_attr(const struct apply_ctx *ax, const char *wq,
@@ -148,7 +164,7 @@ int wq_apply(const struct apply_ctx *ax, struct wq_track *t)
 	struct log_ctx lc = { .wq = t->name };
 	struct wq_state before, after;
 	struct settings target;
-	unsigned int todo, done = 0, bad;
+	unsigned int todo, done = 0, bad, back = restoring(t);
 	char want[300], got[300];
 	int a, err = 0;
 
@@ -202,7 +218,7 @@ int wq_apply(const struct apply_ctx *ax, struct wq_track *t)
 	for (a = 0; a < WA_NR; a++) {
 		if (!(done & WA_BIT(a)))
 			continue;
-		if (!(t->orig.set & WA_BIT(a)))
+		if (!(t->orig.set & WA_BIT(a)) && !(back & WA_BIT(a)))
 			settings_copy_attr(&t->orig, &before.cur, a);
 		attr_format_human(a, &target, want, sizeof(want));
 		lc.attr = attr_name(a);
@@ -210,10 +226,7 @@ int wq_apply(const struct apply_ctx *ax, struct wq_track *t)
 			 want);
 	}
 	/* what is back at its original value needs no restoring */
-	for (a = 0; a < WA_NR; a++)
-		if (!(t->want.set & WA_BIT(a)) && (t->orig.set & WA_BIT(a)) &&
-		    (done & WA_BIT(a)))
-			t->orig.set &= ~WA_BIT(a);
+	t->orig.set &= ~(back & (done | ~differing(&target, &before)));
 	t->failed = false;
 	return 0;
 }

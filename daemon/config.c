@@ -435,6 +435,7 @@ static void load_rule(struct loader *ld, const char *sec, enum rule_kind kind)
 	const char *pname;
 	struct rule *r;
 	char full[512], h[64];
+	size_t before;
 
 	r = new_rule(&c->rules, &c->nrules, sec, kind,
 		     line_of(&ld->lines, sec, NULL));
@@ -453,8 +454,11 @@ static void load_rule(struct loader *ld, const char *sec, enum rule_kind kind)
 			r->profile = strdup(pname);
 		}
 	}
+	before = ld->errors->n;
 	load_keys(ld, r, false);
-	check_rule(ld, r);
+	/* cross-key checks on a section with bad values only add noise */
+	if (ld->errors->n == before)
+		check_rule(ld, r);
 }
 
 static void check_section_name(struct loader *ld, const char *sec)
@@ -532,33 +536,29 @@ static void load_all(struct loader *ld)
 static struct strlist *syntax_errors;
 static const char *syntax_path;
 
+/* One call per error: "iniparser: syntax error in FILE (LINE):\n-> TEXT\n" */
 static int syntax_cb(const char *fmt, ...)
 {
-	static int pending_line;
-	char msg[1200];
+	const char *why = "syntax error";
+	char msg[1200], *text;
 	va_list ap;
 	int line;
 
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
-	if (!syntax_errors)
+	if (!syntax_errors ||
+	    sscanf(msg, "iniparser: syntax error in %*[^(](%d)", &line) != 1)
 		return 0;
-	if (sscanf(msg, "iniparser: syntax error in %*[^(](%d)", &line) == 1) {
-		pending_line = line;
-	} else if (!strncmp(msg, "-> ", 3) && pending_line) {
-		char *text = msg + 3;
-		const char *why = "syntax error";
-
-		text[strcspn(text, "\n")] = '\0';
-		if (text[0] == '[' && strchr(text, ']'))
-			why = "syntax error: nothing may follow `]` on a section line, not even a comment";
-		else if (!strchr(text, '='))
-			why = "syntax error: expected `key = value` or `[section]`";
-		strlist_add(syntax_errors, "%s:%d: %s: %s", syntax_path,
-			    pending_line, text, why);
-		pending_line = 0;
-	}
+	text = strstr(msg, "\n-> ");
+	text = text ? text + 4 : msg;
+	text[strcspn(text, "\n")] = '\0';
+	if (text[0] == '[' && strchr(text, ']'))
+		why = "syntax error: nothing may follow `]` on a section line, not even a comment";
+	else if (!strchr(text, '='))
+		why = "syntax error: expected `key = value` or `[section]`";
+	strlist_add(syntax_errors, "%s:%d: %s: %s", syntax_path, line, text,
+		    why);
 	return 0;
 }
 

@@ -162,6 +162,7 @@ static bool kworker_want(struct daemon *d, const struct task_info *ti,
 			 struct settings *want, bool *keep, char *owner,
 			 size_t size)
 {
+	const struct wq_track *best;
 	const struct rule *r;
 	struct kw_class c;
 	size_t i;
@@ -177,18 +178,28 @@ static bool kworker_want(struct daemon *d, const struct task_info *ti,
 		snprintf(owner, size, "[%s]", r->section);
 		return want->set != 0;
 	}
+	/* the longest name wins: "kworker/R-nvme-wq" is nvme-wq's, not nvme's */
+	best = NULL;
 	for (i = 0; i < d->nwqs; i++) {
+		const struct wq_track *t = &d->wqs[i];
+
+		if (!t->failed && (t->want.set & WA_SCHED_MASK) &&
+		    kworker_rescues(&c, t->name) &&
+		    (!best || strlen(t->name) > strlen(best->name)))
+			best = t;
+	}
+	if (best) {
+		want_sched(want, &best->want);
+		*keep = false;
+		snprintf(owner, size, "rescuer of %s", best->name);
+		return true;
+	}
+	for (i = 0; c.kind == KW_UNBOUND && i < d->nwqs; i++) {
 		const struct wq_track *t = &d->wqs[i];
 
 		if (t->failed || !(t->want.set & WA_SCHED_MASK))
 			continue;
-		if (kworker_rescues(&c, t->name)) {
-			want_sched(want, &t->want);
-			*keep = false;
-			snprintf(owner, size, "rescuer of %s", t->name);
-			return true;
-		}
-		for (p = 0; c.kind == KW_UNBOUND && p < t->npools; p++) {
+		for (p = 0; p < t->npools; p++) {
 			if (t->pools[p] != c.pool)
 				continue;
 			want_sched(want, &t->want);

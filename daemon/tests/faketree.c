@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 #include "faketree.h"
 #include "discover.h"
+#include "log.h"
 
 #include <errno.h>
 #include <ftw.h>
@@ -155,4 +156,95 @@ const char *ft_conf(struct faketree *ft, const char *text)
 	ft_write(ft, "/wqrt.conf", text);
 	snprintf(path, sizeof(path), "%s/wqrt.conf", ft->root);
 	return path;
+}
+
+static struct strlist logs;
+
+static void sink(int prio, const struct log_ctx *c, const char *msg)
+{
+	(void)c;
+	strlist_add(&logs, "%s%s", prio <= LOG_ERR ? "error: " : "", msg);
+}
+
+void ft_capture_logs(void)
+{
+	log_set_sink(sink);
+	log_set_level(LOG_DEBUG);
+}
+
+bool ft_logged(const char *substr)
+{
+	size_t i;
+
+	for (i = 0; i < logs.n; i++)
+		if (strstr(logs.v[i], substr))
+			return true;
+	return false;
+}
+
+void ft_clear_logs(void)
+{
+	strlist_free(&logs);
+}
+
+void ft_dump_logs(void)
+{
+	size_t i;
+
+	for (i = 0; i < logs.n; i++)
+		fprintf(stderr, "  log: %s\n", logs.v[i]);
+}
+
+static int fo_write(void *ctx, const char *path, const char *val)
+{
+	struct fake_ops *fo = ctx;
+	const char *wq = strstr(path, WQDIR "/");
+	size_t lp = strlen(path);
+
+	wq = wq ? wq + strlen(WQDIR "/") : path;
+	strlist_add(&fo->writes, "%s=%s", wq, val);
+	/* fail_err > 0: the write "succeeds" but changes nothing */
+	if (fo->fail_attr && lp >= strlen(fo->fail_attr) &&
+	    !strcmp(path + lp - strlen(fo->fail_attr), fo->fail_attr))
+		return fo->fail_err > 0 ? 0 : fo->fail_err;
+	return sys_ops_fake_root.write_attr(NULL, path, val);
+}
+
+static int fo_get(void *ctx, pid_t pid, struct sched_val *v)
+{
+	struct fake_ops *fo = ctx;
+
+	return sys_ops_fake_root.sched_get((void *)fo->root, pid, v);
+}
+
+static int fo_set(void *ctx, pid_t pid, const struct sched_val *v)
+{
+	struct fake_ops *fo = ctx;
+
+	fo->sched_sets++;
+	if (fo->fail_pid && pid == fo->fail_pid)
+		return fo->fail_sched_err;
+	return sys_ops_fake_root.sched_set((void *)fo->root, pid, v);
+}
+
+void ft_ops_init(struct fake_ops *fo, struct faketree *ft)
+{
+	memset(fo, 0, sizeof(*fo));
+	fo->root = ft->root;
+	fo->ops.sched_get = fo_get;
+	fo->ops.sched_set = fo_set;
+	fo->ops.write_attr = fo_write;
+	fo->ops.ctx = fo;
+}
+
+const char *ft_writes(struct fake_ops *fo)
+{
+	static char buf[2048];
+	size_t i, len = 0;
+
+	buf[0] = '\0';
+	for (i = 0; i < fo->writes.n && len < sizeof(buf); i++)
+		len += snprintf(buf + len, sizeof(buf) - len, "%s%s",
+				i ? " " : "", fo->writes.v[i]);
+	return buf;
 }

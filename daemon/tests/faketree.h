@@ -28,4 +28,29 @@ void ft_task_rm(struct faketree *ft, pid_t pid);
 /* A temp config file holding text; returns its path (static buffer). */
 const char *ft_conf(struct faketree *ft, const char *text);
 
+/* Log lines are captured, not printed, once this is called. */
+void ft_capture_logs(void);
+/* Was a line containing substr logged since the last ft_clear_logs()? */
+bool ft_logged(const char *substr);
+void ft_clear_logs(void);
+void ft_dump_logs(void);
+
+#include "sysops.h"
+#include "util.h"
+
+/* The --root ops, with failures injected and writes recorded. */
+struct fake_ops {
+	struct sys_ops ops;
+	const char *root;
+	const char *fail_attr; /* path suffix, e.g. "tty_flip/rtprio" */
+	int fail_err;	       /* -errno, or > 0: silently ignored */
+	pid_t fail_pid;	       /* sched_setattr on it fails */
+	int fail_sched_err;
+	struct strlist writes; /* "wq/attr=value", in order */
+	unsigned int sched_sets;
+};
+void ft_ops_init(struct fake_ops *fo, struct faketree *ft);
+/* The writes joined with spaces (static buffer). */
+const char *ft_writes(struct fake_ops *fo);
+
 #endif

@@ -1,0 +1,413 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* The configuration: every key, every error (exact text and line). */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <string.h>
+
+#include "config.h"
+#include "faketree.h"
+#include "log.h"
+
+static struct faketree ft;
+static struct strlist errs;
+static char path[300];
+
+static int setup(void **state)
+{
+	(void)state;
+	ft_init(&ft);
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	(void)state;
+	strlist_free(&errs);
+	ft_cleanup(&ft);
+	return 0;
+}
+
+static struct config *load(const char *text)
+{
+	struct config *c = NULL;
+
+	strlist_free(&errs);
+	snprintf(path, sizeof(path), "%s", ft_conf(&ft, text));
+	config_load(path, ft.root, &c, &errs);
+	return c;
+}
+
+/* The file gives exactly one error, and it reads "PATH:" + want. */
+static void expect_error(const char *text, const char *want)
+{
+	char full[700];
+	size_t i;
+
+	assert_null(load(text));
+	snprintf(full, sizeof(full), "%s:%s", path, want);
+	for (i = 0; i < errs.n && (errs.n != 1 || strcmp(errs.v[0], full));
+	     i++)
+		fprintf(stderr, "  got: %s\n", errs.v[i]);
+	assert_int_equal(errs.n, 1);
+	assert_string_equal(errs.v[0], full);
+}
+
+static void test_defaults(void **state)
+{
+	struct config *c = load("[wq:a]\nnice = -5\n");
+
+	(void)state;
+	assert_non_null(c);
+	assert_int_equal(c->log_level, LOG_INFO);
+	assert_true(c->restore_on_exit);
+	assert_int_equal(c->rescan_interval, 30);
+	assert_false(c->allow_high_priority);
+	assert_int_equal(c->nrules, 1);
+	config_free(c);
+}
+
+static void test_global_keys(void **state)
+{
+	struct config *c = load("[global]\nlog_level = debug\n"
+				"restore_on_exit = no\nrescan_interval = 0\n"
+				"allow_high_priority = yes\n");
+
+	(void)state;
+	assert_non_null(c);
+	assert_int_equal(c->log_level, LOG_DEBUG);
+	assert_false(c->restore_on_exit);
+	assert_int_equal(c->rescan_interval, 0);
+	assert_true(c->allow_high_priority);
+	config_free(c);
+}
+
+static void test_every_attribute_key(void **state)
+{
+	struct config *c = load("[wq:all]\n"
+				"policy = RR\nrtprio = 99\nnice = -20\n"
+				"cpumask = 0-2,5\naffinity_scope = numa\n"
+				"affinity_strict = yes\nmax_active = 512\n"
+				"nr_idle_extra = 64\nprivate = on\n");
+	const struct settings *s;
+	char buf[64];
+
+	(void)state;
+	assert_non_null(c);
+	s = &c->rules[0].s;
+	assert_int_equal(s->set, (1u << WA_NR) - 1);
+	assert_int_equal(s->val[WA_POLICY], POLICY_RR);
+	assert_int_equal(s->val[WA_RTPRIO], 99);
+	assert_int_equal(s->val[WA_NICE], -20);
+	cpulist_format(&s->mask, buf, sizeof(buf));
+	assert_string_equal(buf, "0-2,5");
+	attr_format_sysfs(WA_AFFINITY_SCOPE, s, buf, sizeof(buf));
+	assert_string_equal(buf, "numa");
+	assert_int_equal(s->val[WA_AFFINITY_STRICT], 1);
+	assert_int_equal(s->val[WA_MAX_ACTIVE], 512);
+	assert_int_equal(s->val[WA_NR_IDLE_EXTRA], 64);
+	assert_int_equal(s->val[WA_PRIVATE], 1);
+	config_free(c);
+}
+
+static void test_profile_inheritance(void **state)
+{
+	struct config *c = load("[profile:rt]\npolicy = fifo\nrtprio = 50\n"
+				"nr_idle_extra = 2\n\n"
+				"[wq:tty_flip]\nprofile = rt\nrtprio = 20\n"
+				"[wq:other]\nprofile = rt\n");
+	const struct rule *r;
+
+	(void)state;
+	assert_non_null(c);
+	r = config_match_wq(c, "tty_flip");
+	assert_non_null(r);
+	assert_string_equal(r->profile, "rt");
+	assert_int_equal(r->s.val[WA_POLICY], POLICY_FIFO);
+	assert_int_equal(r->s.val[WA_RTPRIO], 20); /* override */
+	assert_int_equal(r->s.val[WA_NR_IDLE_EXTRA], 2); /* inherited */
+	r = config_match_wq(c, "other");
+	assert_int_equal(r->s.val[WA_RTPRIO], 50);
+	assert_int_equal(c->nprofiles, 1);
+	config_free(c);
+}
+
+static void test_profile_defined_after_use(void **state)
+{
+	struct config *c = load("[wq:x]\nprofile = late\n"
+				"[profile:late]\nnice = 3\n");
+
+	(void)state;
+	assert_non_null(c);
+	assert_int_equal(c->rules[0].s.val[WA_NICE], 3);
+	config_free(c);
+}
+
+static void test_globs_and_precedence(void **state)
+{
+	struct config *c = load("[wq:nvme*]\nnice = 1\n"
+				"[wq:*]\nnice = 2\n"
+				"[wq:nvme-wq]\nnice = 3\n");
+
+	(void)state;
+	assert_non_null(c);
+	/* an exact name wins over globs, then the first glob in the file */
+	assert_int_equal(config_match_wq(c, "nvme-wq")->s.val[WA_NICE], 3);
+	assert_int_equal(config_match_wq(c, "nvme-reset")->s.val[WA_NICE], 1);
+	assert_int_equal(config_match_wq(c, "events")->s.val[WA_NICE], 2);
+	assert_true(c->rules[0].glob);
+	assert_false(c->rules[2].glob);
+	config_free(c);
+}
+
+static void test_case_folding(void **state)
+{
+	/* iniparser folds section and key names; values keep their case */
+	struct config *c = load("[WQ:TTY_Flip]\nPolicy = FIFO\nRTPRIO = 5\n"
+				"[kworker:kworker/R-Foo*]\npolicy = rr\n"
+				"rtprio = 2\n");
+
+	(void)state;
+	assert_non_null(c);
+	assert_string_equal(c->rules[0].section, "wq:tty_flip");
+	assert_non_null(config_match_wq(c, "tty_flip"));
+	assert_non_null(config_match_wq(c, "TTY_FLIP"));
+	/* kworker globs match without regard to case, so R and H work */
+	assert_non_null(config_match_kworker(c, "kworker/R-FooBar"));
+	assert_int_equal(c->rules[0].s.val[WA_POLICY], POLICY_FIFO);
+	config_free(c);
+}
+
+static void test_kworker_section(void **state)
+{
+	struct config *c = load("[kworker:kworker/u*]\npolicy = fifo\n"
+				"rtprio = 5\n");
+
+	(void)state;
+	assert_non_null(c);
+	assert_non_null(config_match_kworker(c, "kworker/u5:2"));
+	assert_null(config_match_kworker(c, "kworker/3:1H"));
+	assert_null(config_match_wq(c, "kworker/u5:2"));
+	config_free(c);
+}
+
+static void test_error_unknown_key_hint(void **state)
+{
+	(void)state;
+	expect_error("[wq:a]\npolicy = fifo\nrtpri = 5\n",
+		     "3: [wq:a] rtpri = 5: unknown key (did you mean `rtprio`?)");
+	expect_error("[global]\nlog_levle = info\n",
+		     "2: [global] log_levle = info: unknown key (did you mean `log_level`?)");
+	expect_error("[wq:a]\nbanana = 1\n",
+		     "2: [wq:a] banana = 1: unknown key");
+}
+
+static void test_error_unknown_section_hint(void **state)
+{
+	(void)state;
+	expect_error("[wq:a]\nnice = 1\n\n[kwroker:x]\npolicy = fifo\n",
+		     "4: [kwroker:x]: unknown section (expected global, profile:, wq: or kworker:) (did you mean `kworker`?)");
+	expect_error("[globl]\n",
+		     "1: [globl]: unknown section (expected global, profile:, wq: or kworker:) (did you mean `global`?)");
+	expect_error("[wq]\nnice = 1\n", "1: [wq]: needs a name: [wq:NAME]");
+	expect_error("[wq:]\nnice = 1\n", "1: [wq:]: empty name after `wq:`");
+}
+
+static void test_error_values(void **state)
+{
+	(void)state;
+	expect_error("[wq:a]\npolicy = batch\n",
+		     "2: [wq:a] policy = batch: expected normal, fifo or rr");
+	expect_error("[wq:a]\npolicy = fifo\nrtprio = 100\n",
+		     "3: [wq:a] rtprio = 100: expected 0..99");
+	expect_error("[wq:a]\nnice = -21\n",
+		     "2: [wq:a] nice = -21: expected -20..19");
+	expect_error("[wq:a]\nnice = abc\n",
+		     "2: [wq:a] nice = abc: not a number");
+	expect_error("[wq:a]\ncpumask = 3-1\n",
+		     "2: [wq:a] cpumask = 3-1: range goes backwards");
+	expect_error("[wq:a]\ncpumask = 0-1,x\n",
+		     "2: [wq:a] cpumask = 0-1,x: expected a CPU number");
+	expect_error("[wq:a]\ncpumask = 2000\n",
+		     "2: [wq:a] cpumask = 2000: CPU number out of range (0..1023)");
+	expect_error("[wq:a]\naffinity_scope = rack\n",
+		     "2: [wq:a] affinity_scope = rack: expected default, cpu, smt, cache, numa or system");
+	expect_error("[wq:a]\naffinity_strict = maybe\n",
+		     "2: [wq:a] affinity_strict = maybe: expected yes or no");
+	expect_error("[wq:a]\nmax_active = 0\n",
+		     "2: [wq:a] max_active = 0: expected 1..512");
+	expect_error("[wq:a]\nnr_idle_extra = 65\n",
+		     "2: [wq:a] nr_idle_extra = 65: expected 0..64");
+	expect_error("[wq:a]\nprivate = 2\n",
+		     "2: [wq:a] private = 2: expected yes or no");
+	expect_error("[wq:a]\nnice =\n", "2: [wq:a] nice = : empty value");
+	expect_error("[global]\nlog_level = loud\n",
+		     "2: [global] log_level = loud: expected err, warning, notice, info or debug");
+	expect_error("[global]\nrescan_interval = -1\n",
+		     "2: [global] rescan_interval = -1: expected seconds, 0..86400 (0: off)");
+	expect_error("[global]\nrestore_on_exit = sometimes\n",
+		     "2: [global] restore_on_exit = sometimes: expected yes or no");
+}
+
+static void test_error_policy_rtprio(void **state)
+{
+	(void)state;
+	expect_error("[wq:a]\nrtprio = 10\n",
+		     "2: [wq:a] rtprio = 10: needs policy = fifo or rr");
+	expect_error("[wq:a]\npolicy = normal\nrtprio = 10\n",
+		     "3: [wq:a] rtprio = 10: needs policy = fifo or rr");
+	expect_error("[wq:a]\npolicy = fifo\n",
+		     "2: [wq:a] policy = fifo: policy fifo needs rtprio = 1..99");
+	expect_error("[wq:a]\npolicy = rr\nrtprio = 0\n",
+		     "3: [wq:a] rtprio = 0: policy rr needs rtprio = 1..99 (0 is for normal)");
+	/* the error points at the profile line when the value came from it */
+	expect_error("[profile:p]\nrtprio = 10\n[wq:a]\nprofile = p\n",
+		     "4: [wq:a] profile = p: needs policy = fifo or rr");
+}
+
+static void test_error_profiles(void **state)
+{
+	(void)state;
+	expect_error("[profile:rt-critical]\nnice = 1\n[wq:a]\nprofile = rt-critcal\n",
+		     "4: [wq:a] profile = rt-critcal: no [profile:rt-critcal] section (did you mean `rt-critical`?)");
+	expect_error("[profile:a]\nprofile = b\n",
+		     "2: [profile:a] profile = b: a profile cannot include another profile");
+}
+
+static void test_error_kworker_keys(void **state)
+{
+	(void)state;
+	expect_error("[kworker:kworker/u*]\ncpumask = 0\n",
+		     "2: [kworker:kworker/u*] cpumask = 0: not valid for kworkers: a [kworker:] section takes policy, rtprio and nice");
+	expect_error("[profile:p]\npolicy = fifo\nrtprio = 3\nprivate = yes\n"
+		     "[kworker:kworker/u*]\nprofile = p\n",
+		     "6: [kworker:kworker/u*] profile = p: profile `p` sets attributes a kworker cannot take (only policy, rtprio and nice)");
+}
+
+static void test_error_placement(void **state)
+{
+	(void)state;
+	expect_error("nice = 1\n[wq:a]\nnice = 2\n",
+		     "1: nice = 1: key outside of any section");
+	expect_error("[global]\nrtprio = 5\n",
+		     "2: [global] rtprio = 5: not a [global] key: put it in a [profile:], [wq:] or [kworker:] section");
+	expect_error("[wq:a]\nrestore_on_exit = yes\n",
+		     "2: [wq:a] restore_on_exit = yes: only valid in [global]");
+}
+
+static void test_error_syntax(void **state)
+{
+	(void)state;
+	expect_error("[wq:a]\nnice = 1\njunk\n",
+		     "3: junk: syntax error: expected `key = value` or `[section]`");
+	expect_error("[wq:a]   ; comment\nnice = 1\n",
+		     "1: [wq:a]   ; comment: syntax error: nothing may follow `]` on a section line, not even a comment");
+}
+
+static void test_error_missing_file(void **state)
+{
+	struct config *c = NULL;
+
+	(void)state;
+	strlist_free(&errs);
+	assert_int_equal(config_load("/nonexistent/wqrt.conf", "/", &c, &errs),
+			 1);
+	assert_null(c);
+	assert_string_equal(errs.v[0],
+			    "/nonexistent/wqrt.conf: cannot open: No such file or directory");
+}
+
+static void test_all_errors_reported(void **state)
+{
+	(void)state;
+	assert_null(load("[wq:a]\nnice = 99\nrtpri = 1\n[wq:b]\npolicy = x\n"));
+	assert_int_equal(errs.n, 3);
+}
+
+static void test_high_priority(void **state)
+{
+	struct config *c;
+
+	(void)state;
+	expect_error("[wq:*]\npolicy = fifo\nrtprio = 99\n",
+		     "3: [wq:*] rtprio = 99: rtprio 90 or more on a glob needs allow_high_priority = yes in [global]");
+	expect_error("[kworker:kworker/*]\npolicy = fifo\nrtprio = 90\n",
+		     "3: [kworker:kworker/*] rtprio = 90: rtprio 90 or more on a glob needs allow_high_priority = yes in [global]");
+	/* below the threshold, or an exact name: no opt-in needed */
+	c = load("[wq:*]\npolicy = fifo\nrtprio = 89\n"
+		 "[wq:tty_flip]\npolicy = fifo\nrtprio = 99\n");
+	assert_non_null(c);
+	assert_int_equal(c->warnings.n, 0);
+	config_free(c);
+	c = load("[global]\nallow_high_priority = yes\n"
+		 "[wq:*]\npolicy = fifo\nrtprio = 99\n");
+	assert_non_null(c);
+	assert_int_equal(c->warnings.n, 0);
+	config_free(c);
+}
+
+static void test_rt_throttling_warning(void **state)
+{
+	struct config *c;
+	char want[600];
+
+	(void)state;
+	ft_write(&ft, "/proc/sys/kernel/sched_rt_runtime_us", "-1\n");
+	c = load("[global]\nallow_high_priority = yes\n"
+		 "[wq:*]\npolicy = fifo\nrtprio = 99\n");
+	assert_non_null(c);
+	assert_int_equal(c->warnings.n, 1);
+	snprintf(want, sizeof(want),
+		 "%s:3: [wq:*]: rtprio 99 on a glob while RT throttling is off (sched_rt_runtime_us = -1): a runaway work item can lock up its CPUs",
+		 path);
+	assert_string_equal(c->warnings.v[0], want);
+	config_free(c);
+	ft_write(&ft, "/proc/sys/kernel/sched_rt_runtime_us", "950000\n");
+}
+
+static void test_example_config_is_valid(void **state)
+{
+	struct config *c = NULL;
+
+	(void)state;
+	strlist_free(&errs);
+	assert_int_equal(config_load(SRCDIR "/../conf/wqrt.conf", ft.root, &c,
+				     &errs),
+			 0);
+	assert_non_null(c);
+	assert_non_null(config_match_wq(c, "wqrt_test_unbound"));
+	config_free(c);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_defaults),
+		cmocka_unit_test(test_global_keys),
+		cmocka_unit_test(test_every_attribute_key),
+		cmocka_unit_test(test_profile_inheritance),
+		cmocka_unit_test(test_profile_defined_after_use),
+		cmocka_unit_test(test_globs_and_precedence),
+		cmocka_unit_test(test_case_folding),
+		cmocka_unit_test(test_kworker_section),
+		cmocka_unit_test(test_error_unknown_key_hint),
+		cmocka_unit_test(test_error_unknown_section_hint),
+		cmocka_unit_test(test_error_values),
+		cmocka_unit_test(test_error_policy_rtprio),
+		cmocka_unit_test(test_error_profiles),
+		cmocka_unit_test(test_error_kworker_keys),
+		cmocka_unit_test(test_error_placement),
+		cmocka_unit_test(test_error_syntax),
+		cmocka_unit_test(test_error_missing_file),
+		cmocka_unit_test(test_all_errors_reported),
+		cmocka_unit_test(test_high_priority),
+		cmocka_unit_test(test_rt_throttling_warning),
+		cmocka_unit_test(test_example_config_is_valid),
+	};
+
+	return cmocka_run_group_tests_name("config", tests, setup, teardown);
+}

@@ -1,0 +1,164 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* kworker names, /proc/PID/stat, pool_ids, mode detection. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <errno.h>
+#include <string.h>
+
+#include "discover.h"
+#include "faketree.h"
+
+static void test_classify_unbound(void **state)
+{
+	struct kw_class c;
+
+	(void)state;
+	kworker_classify("kworker/u5:2", &c);
+	assert_int_equal(c.kind, KW_UNBOUND);
+	assert_int_equal(c.pool, 5);
+	assert_int_equal(c.id, 2);
+	/* /proc shows what the worker runs: "+" now, "-" last */
+	kworker_classify("kworker/u12:0+events_unbound", &c);
+	assert_int_equal(c.kind, KW_UNBOUND);
+	assert_int_equal(c.pool, 12);
+	assert_string_equal(c.base, "kworker/u12:0");
+	kworker_classify("kworker/u12:3-flush-8:0", &c);
+	assert_int_equal(c.kind, KW_UNBOUND);
+	assert_string_equal(c.base, "kworker/u12:3");
+}
+
+static void test_classify_percpu(void **state)
+{
+	struct kw_class c;
+
+	(void)state;
+	kworker_classify("kworker/3:1H", &c);
+	assert_int_equal(c.kind, KW_PERCPU);
+	assert_int_equal(c.cpu, 3);
+	assert_int_equal(c.id, 1);
+	assert_true(c.highpri);
+	kworker_classify("kworker/0:0-events", &c);
+	assert_int_equal(c.kind, KW_PERCPU);
+	assert_false(c.highpri);
+	assert_string_equal(c.base, "kworker/0:0");
+}
+
+static void test_classify_rescuer(void **state)
+{
+	struct kw_class c;
+
+	(void)state;
+	kworker_classify("kworker/R-nvme-wq", &c);
+	assert_int_equal(c.kind, KW_RESCUER);
+	assert_string_equal(c.rescued, "nvme-wq");
+	assert_true(kworker_rescues(&c, "nvme-wq"));
+	/* "-wq" could be a "-desc": ambiguous, the daemon takes the longest */
+	assert_true(kworker_rescues(&c, "nvme"));
+	assert_false(kworker_rescues(&c, "nvme-w"));
+	/* task->comm keeps 15 bytes: "kworker/R-" leaves 5 of the name */
+	kworker_classify("kworker/R-wqrt_", &c);
+	assert_true(c.truncated);
+	assert_true(kworker_rescues(&c, "wqrt_test_unbound"));
+	assert_false(kworker_rescues(&c, "wqrx_test"));
+	/* a "-desc" suffix after the full name still matches */
+	kworker_classify("kworker/R-mm_percpu_wq-vmstat", &c);
+	assert_true(kworker_rescues(&c, "mm_percpu_wq"));
+	kworker_classify("kworker/R-tty+flush_to_ldisc", &c);
+	assert_string_equal(c.rescued, "tty");
+}
+
+static void test_classify_other(void **state)
+{
+	struct kw_class c;
+
+	(void)state;
+	kworker_classify("kworker/dying", &c);
+	assert_int_equal(c.kind, KW_DYING);
+	kworker_classify("ksoftirqd/0", &c);
+	assert_int_equal(c.kind, KW_NONE);
+	/* cut in the middle of the number: not something we can place */
+	kworker_classify("kworker/u", &c);
+	assert_int_equal(c.kind, KW_OTHER);
+	kworker_classify("kworker/R-", &c);
+	assert_int_equal(c.kind, KW_OTHER);
+	kworker_classify("kworker/12:3X", &c);
+	assert_int_equal(c.kind, KW_OTHER);
+}
+
+static void test_stat_parse(void **state)
+{
+	struct task_info t;
+
+	(void)state;
+	/* a comm with spaces and ")" is why we search from the right */
+	assert_int_equal(task_parse_stat("42 (we ) ird) S 2 0 0 0 -1 2097216 0 0 0 0 0 0 0 0 -51 0 1 0 777 0 0 1 0 0 0 0 0 0 0 0 0 0 0 0 17 1 50 1 0 0 0",
+					 &t),
+			 0);
+	assert_int_equal(t.pid, 42);
+	assert_string_equal(t.comm, "we ) ird");
+	assert_int_equal(t.ppid, 2);
+	assert_int_equal(t.start, 777);
+	assert_int_equal(t.rtprio, 50);
+	assert_int_equal(t.policy, 1);
+	assert_true(t.flags & PF_KTHREAD);
+	assert_int_equal(task_parse_stat("42 (x) S 2", &t), -EINVAL);
+}
+
+static void test_kworker_needs_kthreadd_parent(void **state)
+{
+	struct task_info t = { .ppid = 2, .flags = PF_KTHREAD };
+
+	(void)state;
+	strcpy(t.comm, "kworker/u1:0");
+	assert_true(task_is_kworker(&t));
+	t.ppid = 1; /* a user process calling itself kworker */
+	assert_false(task_is_kworker(&t));
+	t.ppid = 2;
+	t.flags = 0;
+	assert_false(task_is_kworker(&t));
+}
+
+static void test_pool_ids(void **state)
+{
+	int ids[4];
+
+	(void)state;
+	assert_int_equal(parse_pool_ids("0:5 1:7\n", ids, 4), 2);
+	assert_int_equal(ids[0], 5);
+	assert_int_equal(ids[1], 7);
+	assert_int_equal(parse_pool_ids("", ids, 4), 0);
+	assert_int_equal(parse_pool_ids("5", ids, 4), -EINVAL);
+}
+
+static void test_mode_detection(void **state)
+{
+	struct faketree ft;
+
+	(void)state;
+	ft_init(&ft);
+	ft_wq(&ft, "writeback", false);
+	assert_false(sysfs_series_present(ft.root));
+	ft_wq(&ft, "tty_flip", true);
+	assert_true(sysfs_series_present(ft.root));
+	ft_cleanup(&ft);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_classify_unbound),
+		cmocka_unit_test(test_classify_percpu),
+		cmocka_unit_test(test_classify_rescuer),
+		cmocka_unit_test(test_classify_other),
+		cmocka_unit_test(test_stat_parse),
+		cmocka_unit_test(test_kworker_needs_kthreadd_parent),
+		cmocka_unit_test(test_pool_ids),
+		cmocka_unit_test(test_mode_detection),
+	};
+
+	return cmocka_run_group_tests_name("discover", tests, NULL, NULL);
+}
