@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 void daemon_init(struct daemon *d, const char *root, const struct sys_ops *ops,
 		 struct config *cfg)
@@ -58,28 +59,28 @@ static void wq_drop(struct daemon *d, struct wq_track *t)
 	*t = d->wqs[--d->nwqs];
 }
 
-/* Attributes written through sysfs; without the series policy and rtprio
- * go to the kworkers with sched_setattr() instead. */
-static unsigned int sysfs_mask(const struct daemon *d)
-{
-	unsigned int all = (1u << WA_NR) - 1;
-
-	return d->sysfs_mode ? all :
-			       all & ~(WA_BIT(WA_POLICY) | WA_BIT(WA_RTPRIO));
-}
-
+/*
+ * Attributes written through sysfs. Where the workqueue has no policy
+ * attribute (a kernel without the series, or a workqueue the series does
+ * not cover), policy and rtprio go to its kworkers with sched_setattr().
+ */
 static void wq_set_want(struct daemon *d, struct wq_track *t,
 			const struct rule *r)
 {
+	unsigned int all = (1u << WA_NR) - 1;
+	char path[WQRT_PATH_MAX];
+
 	t->want = r->s;
-	t->sysfs = sysfs_mask(d);
+	t->sysfs = all;
+	if (path_fmt(path, sizeof(path), d->root,
+		     "/sys/devices/virtual/workqueue/%s/policy", t->name) ||
+	    access(path, F_OK))
+		t->sysfs &= ~(WA_BIT(WA_POLICY) | WA_BIT(WA_RTPRIO));
 }
 
 static void wq_refresh_pools(struct daemon *d, struct wq_track *t)
 {
-	int n = d->sysfs_mode ?
-			wq_read_pool_ids(d->root, t->name, t->pools, MAX_POOLS) :
-			0;
+	int n = wq_read_pool_ids(d->root, t->name, t->pools, MAX_POOLS);
 
 	t->npools = n > 0 ? n : 0;
 }
@@ -155,8 +156,10 @@ static void want_sched(struct settings *want, const struct settings *from)
 
 /*
  * Which settings does this kworker get, and for whom? [kworker:] sections
- * first; then the rescuer of a profiled workqueue; then (sysfs mode) the
- * workers of a profiled workqueue's unbound pools.
+ * first; then the rescuer of a profiled workqueue; then the workers of a
+ * profiled workqueue's unbound pools (pool_ids, sysfs mode). A [wq:] rule
+ * reaches kworkers only when it sets a policy: a nice-only rule is the
+ * workqueue's nice attribute and nothing more.
  */
 static bool kworker_want(struct daemon *d, const struct task_info *ti,
 			 struct settings *want, bool *keep, char *owner,
@@ -183,7 +186,7 @@ static bool kworker_want(struct daemon *d, const struct task_info *ti,
 	for (i = 0; i < d->nwqs; i++) {
 		const struct wq_track *t = &d->wqs[i];
 
-		if (!t->failed && (t->want.set & WA_SCHED_MASK) &&
+		if (!t->failed && (t->want.set & WA_BIT(WA_POLICY)) &&
 		    kworker_rescues(&c, t->name) &&
 		    (!best || strlen(t->name) > strlen(best->name)))
 			best = t;
@@ -197,7 +200,7 @@ static bool kworker_want(struct daemon *d, const struct task_info *ti,
 	for (i = 0; c.kind == KW_UNBOUND && i < d->nwqs; i++) {
 		const struct wq_track *t = &d->wqs[i];
 
-		if (t->failed || !(t->want.set & WA_SCHED_MASK))
+		if (t->failed || !(t->want.set & WA_BIT(WA_POLICY)))
 			continue;
 		for (p = 0; p < t->npools; p++) {
 			if (t->pools[p] != c.pool)

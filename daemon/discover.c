@@ -87,10 +87,11 @@ void kworker_classify(const char *comm, struct kw_class *c)
 
 bool kworker_rescues(const struct kw_class *c, const char *wq)
 {
-	size_t len = strlen(c->rescued), wlen = strlen(wq);
+	size_t len, wlen = strlen(wq);
 
 	if (c->kind != KW_RESCUER)
 		return false;
+	len = strlen(c->rescued);
 	if (c->truncated && wlen >= len)
 		return !strncmp(c->rescued, wq, len);
 	/* "kworker/R-nvme-wq-desc": the name, then maybe "-desc" */

@@ -32,6 +32,7 @@ int nlw_proc_msg(struct nl_msg *msg, void *arg)
 	struct nlw *w = arg;
 	struct nlmsghdr *h = nlmsg_hdr(msg);
 	const struct proc_event *ev;
+	struct proc_event copy;
 	const struct cn_msg *cn;
 	size_t need;
 
@@ -45,7 +46,11 @@ int nlw_proc_msg(struct nl_msg *msg, void *arg)
 	    cn->len < need ||
 	    (size_t)nlmsg_datalen(h) < sizeof(*cn) + cn->len)
 		return NL_SKIP;
-	ev = (const struct proc_event *)cn->data;
+	/* cn->data sits at offset 20: copy out for the 64-bit fields */
+	memset(&copy, 0, sizeof(copy));
+	memcpy(&copy, cn->data,
+	       cn->len < sizeof(copy) ? cn->len : sizeof(copy));
+	ev = &copy;
 	switch (ev->what) {
 	case PROC_EVENT_FORK:
 		if (cn->len < need + sizeof(ev->event_data.fork))

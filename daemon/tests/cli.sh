@@ -1,0 +1,66 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
+# wqrtd and wqrtctl as a user runs them, against a fake root: exit codes,
+# messages, --dry-run changing nothing, --once applying. TAP output.
+# Usage: cli.sh BUILDDIR
+B=${1:?usage: cli.sh BUILDDIR}
+T=$(mktemp -d /tmp/wqrt-cli.XXXXXX)
+trap 'rm -rf "$T"' EXIT
+n=0
+fail=0
+ok() { n=$((n + 1)); echo "ok $n $1"; }
+nok() { n=$((n + 1)); fail=$((fail + 1)); echo "not ok $n $1"; }
+check() { desc=$1; shift; if "$@"; then ok "$desc"; else nok "$desc"; fi; }
+
+W=$T/sys/devices/virtual/workqueue/tty_flip
+mkdir -p "$W" "$T/proc/102" "$T/proc/sys/kernel"
+echo 950000 > "$T/proc/sys/kernel/sched_rt_runtime_us"
+for kv in nice=0 cpumask=0000000f "affinity_scope=default (cache)" \
+	  affinity_strict=0 max_active=256 policy=normal rtprio=0 \
+	  nr_idle_extra=0 private=0 pool_ids=0:5; do
+	echo "${kv#*=}" > "$W/${kv%%=*}"
+done
+echo "102 (kworker/R-tty_f) S 2 0 0 0 -1 2097216 0 0 0 0 0 0 0 0 20 0 1 0 77 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 17 1 0 0 0" \
+	> "$T/proc/102/stat"
+cat > "$T/good.conf" <<'CONF'
+[profile:rt]
+policy = fifo
+rtprio = 50
+[wq:tty_flip]
+profile = rt
+rtprio = 20
+CONF
+printf '[wq:tty_flip]\npolicy = fifo\nrtpri = 20\n' > "$T/bad.conf"
+
+echo "1..14"
+out=$("$B/wqrtd" --check -c "$T/good.conf" 2>&1)
+check "--check accepts a good file" [ $? -eq 0 ]
+out=$("$B/wqrtd" --check -c "$T/bad.conf" 2>&1)
+rc=$?
+check "--check exits 78 on a bad file" [ $rc -eq 78 ]
+check "the error names file, line, key and a hint" \
+	sh -c "echo '$out' | grep -qF '$T/bad.conf:3: [wq:tty_flip] rtpri = 20: unknown key (did you mean \`rtprio\`?)'"
+out=$("$B/wqrtd" --dry-run -c "$T/good.conf" --root "$T" 2>/dev/null)
+check "--dry-run prints a diff" sh -c "echo '$out' | grep -qx '+policy = fifo'"
+check "--dry-run changes nothing" [ "$(cat "$W/policy")" = normal ]
+"$B/wqrtctl" status -c "$T/good.conf" --root "$T" > /dev/null
+check "wqrtctl status exits 3 on drift" [ $? -eq 3 ]
+"$B/wqrtd" --once -c "$T/good.conf" --root "$T" 2> "$T/log"
+check "--once applies and exits 0" [ $? -eq 0 ]
+check "the workqueue is fifo 20" \
+	[ "$(cat "$W/policy") $(cat "$W/rtprio")" = "fifo 20" ]
+check "the rescuer is fifo 20 (stat fields 40, 41)" \
+	[ "$(cut -d' ' -f40,41 "$T/proc/102/stat")" = "20 1" ]
+check "the mode is said" grep -q "sysfs mode" "$T/log"
+"$B/wqrtctl" status --json -c "$T/good.conf" --root "$T" > "$T/json"
+check "wqrtctl status exits 0 with no drift" [ $? -eq 0 ]
+check "json has the rescuer" grep -q '"owner": "rescuer of tty_flip"' "$T/json"
+chmod 0444 "$W/nice"
+printf '[wq:tty_flip]\nnice = 5\n' > "$T/nice.conf"
+"$B/wqrtd" --once -c "$T/nice.conf" --root "$T" 2> /dev/null
+check "--once exits 1 when a write fails" [ $? -eq 1 ]
+"$B/wqrtctl" check "$T/bad.conf" > /dev/null 2>&1
+check "wqrtctl check exits 78 on a bad file" [ $? -eq 78 ]
+
+echo "$((n - fail)) passed, $fail failed"
+[ $fail -eq 0 ]
