@@ -1,0 +1,111 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# wqrt: one entry point. `make help` lists the targets.
+
+SHELL := /bin/bash
+TOP := $(abspath .)
+BUILD := $(TOP)/build
+export WQRT_BUILD := $(BUILD)
+
+# The kernel the VM targets boot: test (patched, lockdep) or plain.
+KERNEL ?= test
+KDIR = $(BUILD)/kernel-$(KERNEL)
+PREFIX ?= /usr/local
+DESTDIR ?=
+
+.PHONY: help all deps kernel kernel-plain kernel-tree kernel-export \
+	checkpatch daemon daemon-test selftests initramfs vm-run vm-shell \
+	vm-test check check-vm check-unit demo install clean distclean \
+	kernel-each
+
+help:
+	@echo "wqrt targets:"
+	@echo "  make demo          build the patched kernel, boot it, show an RT profile at work"
+	@echo "  make check         every test: daemon unit tests, VM tests on the patched and plain kernels"
+	@echo "  make deps          install the Debian packages wqrt needs (as root)"
+	@echo "  make kernel        build the patched test kernel (KERNEL=plain: the baseline)"
+	@echo "  make kernel-tree   lay kernel/series as git commits in build/linux"
+	@echo "  make kernel-export write build/linux's commits back to kernel/patches"
+	@echo "  make checkpatch    checkpatch.pl --strict on every patch"
+	@echo "  make kernel-each   build and boot the kernel after each patch of the series"
+	@echo "  make vm-run SCRIPT=path/to/script.sh   run a script in the VM"
+	@echo "  make vm-shell      interactive shell in the VM (Ctrl-a x quits)"
+	@echo "  make install       install wqrtd, wqrtctl, the unit, man pages (DESTDIR, PREFIX)"
+
+all: daemon kernel selftests
+
+# Every target that needs packages depends on this; it installs what is
+# missing when run as root and says what to install otherwise.
+deps:
+	@scripts/deps.sh
+
+kernel: deps
+	@kernel/scripts/build.sh $(KERNEL)
+
+kernel-plain: deps
+	@kernel/scripts/build.sh plain
+
+kernel-tree: deps
+	@kernel/scripts/tree.sh lay
+
+kernel-export:
+	@kernel/scripts/tree.sh export
+
+checkpatch: deps
+	@kernel/scripts/tree.sh checkpatch
+
+daemon: deps
+	@$(MAKE) --no-print-directory -C daemon O=$(BUILD)/daemon all
+
+daemon-test: deps
+	@$(MAKE) --no-print-directory -C daemon O=$(BUILD)/daemon test
+
+selftests: kernel
+	@$(MAKE) --no-print-directory -C selftests KDIR=$(KDIR)/obj \
+		KSRC=$(KDIR)/src O=$(BUILD)/selftests/$(KERNEL)
+
+initramfs: selftests daemon
+	@selftests/vm/mkinitramfs.sh $(BUILD)/initramfs-$(KERNEL).cpio \
+		$(BUILD)/selftests/$(KERNEL)
+
+vm-test: initramfs
+	@selftests/vm/run-vm.sh --name $(KERNEL)-selftests $(KDIR) \
+		$(BUILD)/initramfs-$(KERNEL).cpio
+
+vm-run: selftests daemon
+	@test -n "$(SCRIPT)" || { echo "usage: make vm-run SCRIPT=path/to/script.sh" >&2; exit 2; }
+	@test -f "$(SCRIPT)" || { echo "vm-run: no such script: $(SCRIPT)" >&2; exit 2; }
+	@selftests/vm/mkinitramfs.sh $(BUILD)/initramfs-$(KERNEL)-run.cpio \
+		$(BUILD)/selftests/$(KERNEL) $(abspath $(SCRIPT))
+	@selftests/vm/run-vm.sh --mode script --name $(KERNEL)-$(notdir $(basename $(SCRIPT))) \
+		$(KDIR) $(BUILD)/initramfs-$(KERNEL)-run.cpio
+
+vm-shell: initramfs
+	@selftests/vm/run-vm.sh --mode shell $(KDIR) $(BUILD)/initramfs-$(KERNEL).cpio
+
+demo:
+	@$(MAKE) --no-print-directory vm-run KERNEL=test SCRIPT=selftests/vm/demo.sh
+
+# Each patch of the series on its own: build, boot, run the selftests.
+kernel-each: deps
+	@scripts/kernel-each.sh
+
+# make check: everything that runs on a plain Linux machine as root. Each
+# stage records "passed failed skipped" under build/results; the last line
+# adds them up.
+check:
+	@rm -rf $(BUILD)/results && mkdir -p $(BUILD)/results
+	@scripts/check.sh
+
+install: daemon
+	@$(MAKE) --no-print-directory -C daemon O=$(BUILD)/daemon \
+		DESTDIR=$(DESTDIR) PREFIX=$(PREFIX) install
+
+clean:
+	rm -rf $(BUILD)/daemon $(BUILD)/selftests $(BUILD)/vm $(BUILD)/*.cpio \
+		$(BUILD)/results
+
+# Also forget the cached kernels of this checkout (the cache itself is
+# shared and pruned by the build script).
+distclean: clean
+	rm -rf $(BUILD)

@@ -1,0 +1,70 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# tree.sh lay|export|checkpatch
+#
+#   lay        make build/linux a git worktree of the pristine source with
+#              kernel/series applied as commits (refuses to overwrite an
+#              existing tree: it may hold work; FORCE=1 to replace it)
+#   export     write the commits of build/linux since 'base' back to
+#              kernel/patches (git format-patch) and rewrite kernel/series
+#   checkpatch scripts/checkpatch.pl --strict on every patch of the series
+
+. "$(dirname "$0")/common.sh"
+
+tree="$WQRT_BUILD/linux"
+
+case "${1:-}" in
+lay)
+	base=$(base_repo)
+	if [ -e "$tree" ]; then
+		[ "${FORCE:-0}" = 1 ] ||
+			die "$tree exists and may hold unexported work: 'make kernel-export' it, or FORCE=1 to replace it"
+		git -C "$base" worktree remove --force "$tree" 2>/dev/null || rm -rf "$tree"
+	fi
+	git -C "$base" worktree prune
+	mkdir -p "$WQRT_BUILD"
+	git -C "$base" worktree add -q --detach "$tree" base
+	n=$(apply_series "$tree")
+	note "$tree: $n patch(es) applied as commits on top of 'base'"
+	git -C "$tree" log --oneline base..HEAD
+	;;
+export)
+	[ -d "$tree/.git" ] || [ -f "$tree/.git" ] ||
+		die "$tree does not exist: 'make kernel-tree' first"
+	count=$(git -C "$tree" rev-list --count base..HEAD)
+	tmp=$(mktemp -d)
+	git -C "$tree" format-patch -q --zero-commit --no-signature \
+		--no-numbered -o "$tmp" base..HEAD
+	rm -f "$WQRT_KDIR"/patches/*.patch
+	: >"$WQRT_KDIR/series.new"
+	for p in "$tmp"/*.patch; do
+		[ -e "$p" ] || continue
+		cp "$p" "$WQRT_KDIR/patches/"
+		basename "$p" >>"$WQRT_KDIR/series.new"
+	done
+	mv "$WQRT_KDIR/series.new" "$WQRT_KDIR/series"
+	rm -rf "$tmp"
+	note "exported $count patch(es) to kernel/patches and kernel/series"
+	;;
+checkpatch)
+	base=$(base_repo)
+	mapfile -t patches < <(series_patches)
+	if [ "${#patches[@]}" -eq 0 ]; then
+		note "checkpatch: the series is empty, nothing to check"
+		exit 0
+	fi
+	bad=0
+	for p in "${patches[@]}"; do
+		if (cd "$base" && ./scripts/checkpatch.pl --strict --quiet "$p"); then
+			echo "checkpatch: $(basename "$p"): clean"
+		else
+			bad=1
+		fi
+	done
+	[ "$bad" = 0 ] || die "checkpatch --strict reports problems (above)"
+	;;
+*)
+	die "usage: tree.sh lay|export|checkpatch"
+	;;
+esac

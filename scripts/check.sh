@@ -1,0 +1,80 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# check.sh: what `make check` runs, stage by stage. Every stage records
+# "passed failed skipped" in build/results/STAGE; a stage that cannot run
+# (a build that failed) counts as one failure. The closing line adds all
+# stages up: "check: N passed, N failed".
+set -uo pipefail
+
+top=$(cd "$(dirname "$0")/.." && pwd)
+cd "$top"
+results=build/results
+mkdir -p "$results"
+make_q=(make --no-print-directory)
+
+stage() {
+	echo
+	echo "=== check: $1 ==="
+}
+
+record() { # STAGE PASSED FAILED [SKIPPED]
+	echo "$2 $3 ${4:-0}" >"$results/$1"
+}
+
+stage deps
+if ! scripts/deps.sh; then
+	record deps 0 1
+	echo "check: 0 passed, 1 failed"
+	exit 1
+fi
+
+stage "daemon unit tests (cmocka, plain and ASan/UBSan builds)"
+log=build/results/daemon-unit.log
+"${make_q[@]}" daemon-test 2>&1 | tee "$log"
+rc=${PIPESTATUS[0]}
+p=$(grep -aoE '\[  PASSED  \] [0-9]+' "$log" | awk '{s += $4} END {print s + 0}')
+f=$(grep -aoE '\[  FAILED  \] [0-9]+' "$log" | awk '{s += $4} END {print s + 0}')
+[ "$rc" = 0 ] || [ "$f" -gt 0 ] || f=1
+record daemon-unit "$p" "$f"
+
+stage "man pages (mandoc -Tlint)"
+if mandoc -Tlint -W warning man/*.[0-9]; then
+	record man "$(ls man/*.[0-9] | wc -l)" 0
+else
+	record man 0 1
+fi
+
+stage "checkpatch --strict"
+if "${make_q[@]}" checkpatch; then
+	record checkpatch "$(grep -cvE '^\s*(#|$)' kernel/series || true)" 0
+else
+	record checkpatch 0 1
+fi
+
+for k in test plain; do
+	stage "VM tests on the $k kernel"
+	if ! "${make_q[@]}" initramfs KERNEL=$k; then
+		echo "check: building the $k kernel, selftests or initramfs failed"
+		record "vm-$k" 0 1
+		continue
+	fi
+	"${make_q[@]}" vm-test KERNEL=$k
+	if [ -f "build/vm/$k-selftests/tap.log.result" ]; then
+		cp "build/vm/$k-selftests/tap.log.result" "$results/vm-$k"
+	else
+		record "vm-$k" 0 1
+	fi
+done
+
+echo
+echo "=== check: summary ==="
+total_p=0 total_f=0 total_s=0
+for r in "$results"/*; do
+	case "$r" in *.log) continue ;; esac
+	read -r p f s <"$r"
+	printf '  %-14s %4d passed, %d failed, %d skipped\n' "$(basename "$r")" "$p" "$f" "$s"
+	total_p=$((total_p + p)) total_f=$((total_f + f)) total_s=$((total_s + s))
+done
+echo "check: $total_p passed, $total_f failed"
+[ "$total_f" = 0 ]

@@ -1,0 +1,52 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# deps.sh [--check]
+#
+# Install every Debian package wqrt needs to build, test and benchmark.
+# As root the missing ones are installed with apt-get; otherwise the exact
+# apt-get line is printed and the script fails. --check only reports.
+set -euo pipefail
+
+packages=(
+	# compiler and kernel build
+	build-essential flex bison bc libelf-dev libssl-dev cpio kmod
+	xz-utils rsync git python3 dwarves
+	# the kernel source the series applies to
+	linux-source-6.12
+	# the VM
+	qemu-system-x86 busybox-static
+	# wqrtd
+	pkg-config libsystemd-dev libnl-3-dev libnl-genl-3-dev
+	libiniparser-dev libcmocka-dev
+	# man pages, benchmarks, the systemd VM
+	mandoc gnuplot-nox rt-tests debootstrap e2fsprogs
+)
+
+missing=()
+for p in "${packages[@]}"; do
+	case "$p" in \#*) continue ;; esac
+	status=$(dpkg-query -W -f='${db:Status-Status}' "$p" 2>/dev/null || true)
+	[ "$status" = installed ] || missing+=("$p")
+done
+
+if [ "${#missing[@]}" -eq 0 ]; then
+	echo "wqrt: all build and test dependencies are installed"
+	exit 0
+fi
+
+line="apt-get install -y --no-install-recommends ${missing[*]}"
+if [ "${1:-}" = --check ]; then
+	echo "wqrt: missing packages: ${missing[*]}" >&2
+	exit 1
+fi
+if [ "$(id -u)" != 0 ]; then
+	echo "wqrt: missing packages; as root run:" >&2
+	echo "  apt-get update && $line" >&2
+	exit 1
+fi
+echo "wqrt: installing ${#missing[@]} missing package(s): ${missing[*]}"
+export DEBIAN_FRONTEND=noninteractive
+apt-get update -q
+# shellcheck disable=SC2086
+$line

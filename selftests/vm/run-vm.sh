@@ -1,0 +1,89 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# run-vm.sh [options] KERNEL_DIR INITRAMFS
+#
+# Boot KERNEL_DIR/obj/arch/x86/boot/bzImage with INITRAMFS under
+# qemu-system-x86_64 (TCG unless /dev/kvm is usable).
+#
+#   --mode check|script|shell   what /init does (default check)
+#   --name NAME                 log directory build/vm/NAME
+#   --timeout SECONDS           kill the VM after this long (default 900)
+#   --smp N / --mem MB          guest size (default 2, 1024)
+#
+# check and script modes: the guest's TAP stream (ttyS1) and the kernel
+# console (ttyS0) are kept under build/vm/NAME/. The run fails on any
+# `not ok`, a plan with fewer results than announced, a program that exited
+# with an error, a timeout, or a kernel BUG/WARNING/lockdep/KASAN/lockup
+# report in the console log. It ends with the line "N passed, N failed".
+set -euo pipefail
+
+top=$(cd "$(dirname "$0")/../.." && pwd)
+build=${WQRT_BUILD:-$top/build}
+mode=check
+name=
+timeout_s=${WQRT_VM_TIMEOUT:-900}
+smp=${WQRT_VM_SMP:-2}
+mem=${WQRT_VM_MEM:-1024}
+extra_append=${WQRT_VM_APPEND:-}
+
+while [ $# -gt 0 ]; do
+	case "$1" in
+	--mode) mode=$2; shift 2 ;;
+	--name) name=$2; shift 2 ;;
+	--timeout) timeout_s=$2; shift 2 ;;
+	--smp) smp=$2; shift 2 ;;
+	--mem) mem=$2; shift 2 ;;
+	--) shift; break ;;
+	-*) echo "run-vm.sh: unknown option $1" >&2; exit 2 ;;
+	*) break ;;
+	esac
+done
+kdir=${1:?usage: run-vm.sh [options] KERNEL_DIR INITRAMFS}
+initrd=${2:?usage: run-vm.sh [options] KERNEL_DIR INITRAMFS}
+kernel="$kdir/obj/arch/x86/boot/bzImage"
+[ -f "$kernel" ] || { echo "run-vm.sh: no kernel image at $kernel" >&2; exit 2; }
+name=${name:-$(basename "$kdir")-$mode}
+logdir="$build/vm/$name"
+mkdir -p "$logdir"
+console="$logdir/console.log"
+tap="$logdir/tap.log"
+: >"$console"
+: >"$tap"
+
+accel=tcg
+if [ -w /dev/kvm ]; then
+	accel=kvm
+fi
+append="console=ttyS0,115200 panic=-1 oops=panic loglevel=6 wqrt.mode=$mode $extra_append"
+qemu=(qemu-system-x86_64 -machine pc,accel=$accel -cpu max -smp "$smp" -m "$mem"
+	-kernel "$kernel" -initrd "$initrd" -no-reboot)
+
+if [ "$mode" = shell ]; then
+	exec "${qemu[@]}" -nographic -serial mon:stdio -serial null -append "$append"
+fi
+
+echo "wqrt-vm: booting $(basename "$kdir") ($accel, $smp vCPUs, ${mem} MiB, timeout ${timeout_s}s); logs in $logdir"
+"${qemu[@]}" -display none -monitor none -serial "file:$console" \
+	-serial "file:$tap" -append "$append" &
+qpid=$!
+tail -n +1 -f --pid=$qpid "$tap" 2>/dev/null | grep --line-buffered -v '^WQRT-' &
+tailpid=$!
+timed_out=0
+waited=0
+while kill -0 $qpid 2>/dev/null; do
+	if [ "$waited" -ge "$timeout_s" ]; then
+		timed_out=1
+		kill $qpid 2>/dev/null || true
+		break
+	fi
+	sleep 1
+	waited=$((waited + 1))
+done
+wait $qpid 2>/dev/null || true
+sleep 0.3
+kill $tailpid 2>/dev/null || true
+wait $tailpid 2>/dev/null || true
+
+exec "$top/selftests/vm/tap-verdict.sh" --mode "$mode" --timed-out "$timed_out" \
+	--timeout "$timeout_s" "$tap" "$console"
