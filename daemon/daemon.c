@@ -359,6 +359,14 @@ int daemon_task_new(struct daemon *d, pid_t pid)
 	return d->failures;
 }
 
+bool daemon_task_unnamed(struct daemon *d, pid_t pid)
+{
+	struct task_info ti;
+
+	return !task_read(d->root, pid, &ti) && ti.ppid == KTHREADD_PID &&
+	       !strcmp(ti.comm, "kthreadd");
+}
+
 int daemon_reload(struct daemon *d, const char *path)
 {
 	struct strlist errors = { 0 };

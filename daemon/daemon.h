@@ -38,6 +38,12 @@ int daemon_scan(struct daemon *d, struct report *rep);
 int daemon_wq_added(struct daemon *d, const char *name);
 int daemon_task_new(struct daemon *d, pid_t pid);
 /*
+ * A child of kthreadd that has no name yet ("kthreadd"): the creator names
+ * it right after the fork, without a proc connector event, so look again
+ * shortly.
+ */
+bool daemon_task_unnamed(struct daemon *d, pid_t pid);
+/*
  * Load path. Errors: logged, the old configuration stays, returns their
  * count. Good: the new one is applied as a diff (what is no longer
  * covered is put back), returns 0.

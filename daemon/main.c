@@ -23,6 +23,9 @@
 
 #define DEFAULT_CONF "/etc/wqrt.conf"
 #define USEC_PER_SEC 1000000ULL
+#define PENDING_MAX 64
+#define RETRY_USEC 10000ULL /* then doubling: 10, 20, 40 ... 640 ms */
+#define RETRY_MAX 7
 
 struct opts {
 	const char *conf;
@@ -38,6 +41,10 @@ struct ctx {
 	sd_event *ev;
 	sd_event_source *rescan;
 	sd_event_source *defer_rescan;
+	sd_event_source *retry;
+	pid_t pending[PENDING_MAX];
+	unsigned int npending;
+	unsigned int retries;
 };
 
 static void usage(FILE *f)
@@ -156,10 +163,55 @@ static void on_overrun(void *arg)
 		sd_event_source_set_enabled(c->defer_rescan, SD_EVENT_ONESHOT);
 }
 
+static void arm_retry(struct ctx *c)
+{
+	uint64_t now;
+
+	sd_event_now(c->ev, CLOCK_MONOTONIC, &now);
+	sd_event_source_set_time(c->retry, now + (RETRY_USEC << c->retries));
+	sd_event_source_set_enabled(c->retry, SD_EVENT_ONESHOT);
+}
+
+/* Look again at kthreadd's children that had no name at FORK time */
+static int on_retry(sd_event_source *s, uint64_t usec, void *arg)
+{
+	struct ctx *c = arg;
+	unsigned int i, keep = 0;
+
+	(void)s, (void)usec;
+	for (i = 0; i < c->npending; i++) {
+		pid_t pid = c->pending[i];
+
+		if (daemon_task_unnamed(&c->d, pid))
+			c->pending[keep++] = pid;
+		else
+			daemon_task_new(&c->d, pid);
+	}
+	c->npending = keep;
+	if (keep && ++c->retries < RETRY_MAX) {
+		arm_retry(c);
+	} else {
+		if (keep)
+			log_debug("%u new kernel thread(s) still unnamed; the rescan will see them",
+				  keep);
+		c->npending = 0;
+	}
+	notify_status(c);
+	return 0;
+}
+
 static void on_task(void *arg, pid_t pid)
 {
 	struct ctx *c = arg;
 
+	if (c->retry && daemon_task_unnamed(&c->d, pid)) {
+		if (c->npending == PENDING_MAX)
+			return;
+		c->pending[c->npending++] = pid;
+		c->retries = 0;
+		arm_retry(c);
+		return;
+	}
 	if (daemon_task_new(&c->d, pid))
 		notify_status(c);
 }
@@ -273,6 +325,9 @@ static int setup_loop(struct ctx *c)
 				      UINT64_MAX, USEC_PER_SEC / 10, on_timer,
 				      c);
 	if (r >= 0)
+		r = sd_event_add_time(c->ev, &c->retry, CLOCK_MONOTONIC,
+				      UINT64_MAX, 1000, on_retry, c);
+	if (r >= 0)
 		r = sd_event_add_defer(c->ev, &c->defer_rescan,
 				       on_rescan_deferred, c);
 	if (r < 0)
@@ -326,6 +381,7 @@ static int run_daemon(struct ctx *c)
 	nlw_close(&c->nl);
 	sd_event_source_unref(c->rescan);
 	sd_event_source_unref(c->defer_rescan);
+	sd_event_source_unref(c->retry);
 	sd_event_unref(c->ev);
 	return r < 0 ? 1 : 0;
 }

@@ -63,7 +63,11 @@ int nlw_proc_msg(struct nl_msg *msg, void *arg)
 	case PROC_EVENT_COMM:
 		if (cn->len < need + sizeof(ev->event_data.comm))
 			break;
-		/* a new kthread gets its name after the fork */
+		/*
+		 * A rename through prctl() or /proc/PID/comm. Kthreads are
+		 * named with set_task_comm(), which sends none: see the
+		 * retry in main.c. task_is_kworker() still checks the parent.
+		 */
 		if (!strncmp(ev->event_data.comm.comm, "kworker/", 8) &&
 		    w->on_task)
 			w->on_task(w->arg, ev->event_data.comm.process_pid);

@@ -149,10 +149,16 @@ static void test_new_kworker_and_pid_reuse(void **state)
 	ft_task(&ft, 200, 2, "kworker/u5:7", SCHED_OTHER, 0, 0, 50);
 	daemon_task_new(&d, 200);
 	assert_int_equal(sched_of(200).policy, SCHED_FIFO);
-	/* kthreadd's child still called kthreadd: wait for its COMM event */
+	/* kthreadd's child is still called kthreadd at FORK time */
 	ft_task(&ft, 201, 2, "kthreadd", SCHED_OTHER, 0, 0, 51);
+	assert_true(daemon_task_unnamed(&d, 201));
 	daemon_task_new(&d, 201);
 	assert_int_equal(sched_of(201).policy, SCHED_OTHER);
+	/* named a moment later, without a COMM event: the retry finds it */
+	ft_task(&ft, 201, 2, "kworker/u6:4", SCHED_OTHER, 0, 0, 51);
+	assert_false(daemon_task_unnamed(&d, 201));
+	daemon_task_new(&d, 201);
+	assert_int_equal(sched_of(201).policy, SCHED_FIFO);
 	/* pid 200 exits and comes back as another pool's worker */
 	ft_task(&ft, 200, 2, "kworker/u2:3", SCHED_OTHER, 0, 0, 60);
 	daemon_scan(&d, NULL);

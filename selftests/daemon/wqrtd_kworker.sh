@@ -1,0 +1,51 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
+# [kworker:GLOB] sections (the fallback for kernels without the series,
+# valid on both): current unbound kworkers get the policy, new ones get it
+# from the proc connector alone (no rescans), SIGTERM puts them back.
+. "$(dirname "$0")/lib.sh"
+
+command -v wqrtd > /dev/null || skip_all "wqrtd is not on PATH"
+[ -e "$WQDIR/writeback/nice" ] || skip_all "no $WQDIR/writeback"
+
+cat > "$CONF" <<CONF
+[global]
+log_level = debug
+restore_on_exit = yes
+; netlink events only: prove the proc connector path
+rescan_interval = 0
+
+[kworker:kworker/u*]
+policy = fifo
+rtprio = 3
+CONF
+
+plan 6
+BEFORE=$(kworkers kworker/u)
+start_wqrtd
+if [ -e "$WQDIR/writeback/policy" ]; then M="sysfs mode"; else M="fallback mode"; fi
+check "wqrtd says $M" wait_for 10 logged "$M"
+check "existing unbound kworkers are fifo 3" \
+	wait_for 10 all_sched "1 3" $BEFORE
+
+# a new pool for writeback (another nice) makes kthreadd fork kworkers
+OLDNICE=$(cat $WQDIR/writeback/nice)
+echo -7 > $WQDIR/writeback/nice
+sleep 1
+NEW=
+for p in $(kworkers kworker/u); do
+	case " $(echo $BEFORE) " in *" $p "*) ;; *) NEW="$NEW $p" ;; esac
+done
+if [ -n "$NEW" ]; then
+	check "new unbound kworkers ($(echo $NEW)) are fifo 3" \
+		wait_for 5 all_sched "1 3" $NEW
+else
+	not_ok "changing writeback's nice created no new kworker"
+fi
+echo "$OLDNICE" > $WQDIR/writeback/nice
+check "wqrtd is still running" alive
+
+stop_wqrtd
+check "SIGTERM: wqrtd exits 0" [ $? -eq 0 ]
+check "SIGTERM: kworkers back to SCHED_OTHER" all_sched "0 0" $BEFORE $NEW
+finish

@@ -1,0 +1,80 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
+# wqrtd on the patched kernel (sysfs mode): a workqueue created after the
+# daemon started (module load) gets its profile, its kworkers run with the
+# policy, drift is corrected, SIGHUP with a broken file keeps the profile,
+# a good one is applied, SIGTERM puts the originals back.
+. "$(dirname "$0")/lib.sh"
+
+WQ=wqrt_test_unbound
+MOD=${WQRT_TEST_KO:-/lib/wqrt/wqrt_test.ko}
+
+command -v wqrtd > /dev/null || skip_all "wqrtd is not on PATH"
+[ -e "$WQDIR/writeback/policy" ] ||
+	skip_all "kernel without the workqueue RT series (no policy attribute)"
+[ -e "$MOD" ] || [ -d "$WQDIR/$WQ" ] ||
+	skip_all "no $MOD to create $WQ"
+
+cat > "$CONF" <<CONF
+[global]
+log_level = debug
+restore_on_exit = yes
+rescan_interval = 2
+
+[profile:rt-critical]
+policy = fifo
+rtprio = 20
+nr_idle_extra = 2
+private = yes
+
+[wq:$WQ]
+profile = rt-critical
+CONF
+
+plan 16
+start_wqrtd
+check "wqrtd starts in sysfs mode" wait_for 10 logged "sysfs mode"
+[ -d "$WQDIR/$WQ" ] || insmod "$MOD"
+check "the test module creates $WQ" wait_for 5 test -d "$WQDIR/$WQ"
+check "$WQ gets policy fifo (uevent)" wait_for 10 attr_is $WQ policy fifo
+check "$WQ gets rtprio 20" attr_is $WQ rtprio 20
+check "$WQ gets nr_idle_extra 2" attr_is $WQ nr_idle_extra 2
+check "$WQ gets private 1" attr_is $WQ private 1
+check "every kworker of its pools is fifo 20" \
+	wait_for 5 all_sched "1 20" $(pool_kworkers $WQ)
+R=$(kworkers "kworker/R-$(echo $WQ | cut -c1-5)")
+if [ -n "$R" ]; then
+	check "its rescuer is fifo 20" wait_for 5 all_sched "1 20" $R
+else
+	skip "its rescuer is fifo 20" "$WQ has no rescuer (not WQ_MEM_RECLAIM)"
+fi
+wqrtctl status -c "$CONF" > "$TMPD/status"
+check "wqrtctl status shows no drift" [ $? -eq 0 ]
+
+# someone moves a pool worker back to SCHED_OTHER: the rescan fixes it
+K=$(pool_kworkers $WQ | head -n 1)
+if command -v chrt > /dev/null && [ -n "$K" ] && chrt -o -p 0 "$K"; then
+	check "a kworker changed behind wqrtd's back is corrected" \
+		wait_for 6 all_sched "1 20" "$K"
+else
+	skip "a kworker changed behind wqrtd's back is corrected" \
+		"no chrt, or no pool kworker to change"
+fi
+
+printf '[wq:%s]\npolicy = fifo\nrtpri = 30\n' $WQ > "$CONF"
+kill -HUP "$DPID"
+check "SIGHUP with a broken file is reported" \
+	wait_for 5 logged "the old profiles stay in force"
+check "...and the old profile stays (rtprio 20)" attr_is $WQ rtprio 20
+check "...and wqrtd keeps running" alive
+
+printf '[wq:%s]\npolicy = fifo\nrtprio = 30\n' $WQ > "$CONF"
+kill -HUP "$DPID"
+check "SIGHUP with a good file applies it (rtprio 30)" \
+	wait_for 5 attr_is $WQ rtprio 30
+
+stop_wqrtd
+check "SIGTERM: wqrtd exits 0" [ $? -eq 0 ]
+check "SIGTERM: originals back (normal 0, nr_idle_extra 0, private 0)" \
+	[ "$(cat $WQDIR/$WQ/policy) $(cat $WQDIR/$WQ/rtprio) $(cat $WQDIR/$WQ/nr_idle_extra) $(cat $WQDIR/$WQ/private)" = "normal 0 0 0" ]
+finish
