@@ -10,8 +10,8 @@
 
 #define WQ_SYSFS_DIR "/sys/devices/virtual/workqueue"
 
-static int attr_path(const struct apply_ctx *ax, const char *wq,
-		     enum wq_attr a, char *buf, size_t size)
+static int attr_path(const struct apply_ctx *ax, const char *wq, enum wq_attr a,
+		     char *buf, size_t size)
 {
 	return path_fmt(buf, size, ax->root, WQ_SYSFS_DIR "/%s/%s", wq,
 			attr_name(a));
@@ -120,9 +120,8 @@ static void put_back(const struct apply_ctx *ax, const char *wq,
 		if (err) {
 			lc.attr = attr_name(a);
 			lc.err = -err;
-			log_full(LOG_ERR, &lc,
-				 "%s: could not put %s back: %s", wq,
-				 attr_name(a), strerror(-err));
+			log_full(LOG_ERR, &lc, "%s: could not put %s back: %s",
+				 wq, attr_name(a), strerror(-err));
 		}
 	}
 }
@@ -188,7 +187,8 @@ int wq_apply(const struct apply_ctx *ax, struct wq_track *t)
 			lc.err = -err;
 			log_full(LOG_ERR, &lc, "%s: writing %s = %s: %s%s",
 				 t->name, attr_name(a), want, strerror(-err),
-				 err == -EACCES ? " (read-only attribute)" : "");
+				 err == -EACCES ? " (read-only attribute)" :
+						  "");
 			break;
 		}
 		done |= WA_BIT(a);
@@ -196,7 +196,8 @@ int wq_apply(const struct apply_ctx *ax, struct wq_track *t)
 	if (!err && done) {
 		err = wq_read_state(ax, t->name, &after);
 		bad = err ? done :
-			    differing(&target, &after) | (done & ~after.present);
+			    differing(&target, &after) |
+				      (done & ~after.present);
 		for (a = 0; a < WA_NR && !err && bad; a++) {
 			if (!(bad & WA_BIT(a)))
 				continue;
@@ -272,10 +273,10 @@ static int kw_check(const struct apply_ctx *ax, const struct kw_track *k)
 
 static const char *sched_name(int policy)
 {
-	return policy == SCHED_FIFO ? "fifo" :
-	       policy == SCHED_RR   ? "rr" :
+	return policy == SCHED_FIFO  ? "fifo" :
+	       policy == SCHED_RR    ? "rr" :
 	       policy == SCHED_OTHER ? "normal" :
-				      "other";
+				       "other";
 }
 
 static int kw_set(const struct apply_ctx *ax, struct kw_track *k,

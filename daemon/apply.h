@@ -16,8 +16,8 @@ struct apply_ctx {
 };
 
 struct wq_state {
-	struct settings cur;   /* what sysfs shows now */
-	unsigned int present;  /* attributes that exist */
+	struct settings cur; /* what sysfs shows now */
+	unsigned int present; /* attributes that exist */
 	unsigned int writable; /* attributes that exist and can be written */
 };
 
@@ -25,8 +25,8 @@ struct wq_track {
 	char name[WQ_NAME_MAX];
 	struct settings want; /* what the rule asks for */
 	struct settings orig; /* .set: attributes wqrtd changed; the old values */
-	unsigned int warned;  /* missing attributes already reported */
-	unsigned int sysfs;   /* attributes handled through sysfs */
+	unsigned int warned; /* missing attributes already reported */
+	unsigned int sysfs; /* attributes handled through sysfs */
 	int pools[MAX_POOLS];
 	int npools;
 	bool failed;
@@ -39,8 +39,8 @@ struct kw_track {
 	char comm[COMM_MAX];
 	struct settings want; /* WA_POLICY, WA_RTPRIO, WA_NICE */
 	struct sched_val orig;
-	bool changed;	/* orig holds what to put back */
-	bool keep;	/* kernel-managed: never put back */
+	bool changed; /* orig holds what to put back */
+	bool keep; /* kernel-managed: never put back */
 	bool seen;
 };
 

@@ -63,7 +63,8 @@ static int lookup(const char *const *names, size_t n, const char *text,
 	size_t i;
 
 	for (i = 0; i < n; i++)
-		if (strlen(names[i]) == len && !strncasecmp(names[i], text, len))
+		if (strlen(names[i]) == len &&
+		    !strncasecmp(names[i], text, len))
 			return (int)i;
 	return -1;
 }
@@ -79,8 +80,7 @@ static int parse_value(enum wq_attr a, const char *text, struct settings *s,
 	case K_INT:
 		i = parse_long(text, attrs[a].min, attrs[a].max, &v);
 		if (i) {
-			*why = i == -ERANGE ? attrs[a].range :
-					      "not a number";
+			*why = i == -ERANGE ? attrs[a].range : "not a number";
 			return -EINVAL;
 		}
 		break;

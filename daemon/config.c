@@ -136,7 +136,8 @@ struct loader {
 };
 
 static void error_at(struct loader *ld, const char *sec, const char *key,
-		     const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+		     const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
 
 /* One line: FILE:LINE: [section] key = value: reason */
 static void error_at(struct loader *ld, const char *sec, const char *key,
@@ -197,9 +198,9 @@ static const char *const global_keys[] = { "log_level", "restore_on_exit",
 					   "rescan_interval",
 					   "allow_high_priority" };
 static const char *const rule_keys[] = {
-	"private",     "nr_idle_extra", "cpumask", "affinity_scope",
-	"affinity_strict", "max_active", "nice",    "policy",
-	"rtprio",      "profile",
+	"private",	   "nr_idle_extra", "cpumask", "affinity_scope",
+	"affinity_strict", "max_active",    "nice",    "policy",
+	"rtprio",	   "profile",
 };
 static const char *const section_types[] = { "global", "profile", "wq",
 					     "kworker" };
@@ -225,9 +226,9 @@ static int attr_by_name(const char *key)
 }
 
 /* Iterate the keys of one section: "sec:key" entries with a value. */
-#define for_each_key(ld, sec, i, k)                                          \
-	for (i = 0; i < (ld)->d->size; i++)                                  \
-		if ((ld)->d->key[i] && (ld)->d->val[i] &&                    \
+#define for_each_key(ld, sec, i, k)                       \
+	for (i = 0; i < (ld)->d->size; i++)               \
+		if ((ld)->d->key[i] && (ld)->d->val[i] && \
 		    (k = key_in_section(ld, (ld)->d->key[i], sec)))
 
 /* Key part of entry if it belongs to sec (longest matching section wins) */
@@ -262,14 +263,16 @@ static void load_global(struct loader *ld, const char *sec)
 	long v;
 	bool b;
 
-	for_each_key(ld, sec, i, key) {
+	for_each_key(ld, sec, i, key)
+	{
 		val = ld->d->val[i];
 		if (!strcmp(key, "log_level")) {
 			int l = log_level_parse(val);
 
 			if (l < 0)
-				error_at(ld, sec, key,
-					 "expected err, warning, notice, info or debug");
+				error_at(
+					ld, sec, key,
+					"expected err, warning, notice, info or debug");
 			else
 				c->log_level = l;
 		} else if (!strcmp(key, "rescan_interval")) {
@@ -287,8 +290,9 @@ static void load_global(struct loader *ld, const char *sec)
 			else
 				c->allow_high_priority = b;
 		} else if (attr_by_name(key) >= 0 || !strcmp(key, "profile")) {
-			error_at(ld, sec, key,
-				 "not a [global] key: put it in a [profile:], [wq:] or [kworker:] section");
+			error_at(
+				ld, sec, key,
+				"not a [global] key: put it in a [profile:], [wq:] or [kworker:] section");
 		} else {
 			error_at(ld, sec, key, "unknown key%s",
 				 hint(key, global_keys, ARRAY_SIZE(global_keys),
@@ -330,13 +334,15 @@ static void load_keys(struct loader *ld, struct rule *r, bool is_profile)
 	ssize_t i;
 	int a;
 
-	for_each_key(ld, r->section, i, key) {
+	for_each_key(ld, r->section, i, key)
+	{
 		const char *val = ld->d->val[i];
 
 		if (!strcmp(key, "profile")) {
 			if (is_profile)
-				error_at(ld, r->section, key,
-					 "a profile cannot include another profile");
+				error_at(
+					ld, r->section, key,
+					"a profile cannot include another profile");
 			continue;
 		}
 		a = attr_by_name(key);
@@ -359,8 +365,9 @@ static void load_keys(struct loader *ld, struct rule *r, bool is_profile)
 			error_at(ld, r->section, key, "%s", why);
 		else if (r->kind == RULE_KWORKER && !is_profile &&
 			 !(WA_BIT(a) & WA_SCHED_MASK))
-			error_at(ld, r->section, key,
-				 "not valid for kworkers: a [kworker:] section takes policy, rtprio and nice");
+			error_at(
+				ld, r->section, key,
+				"not valid for kworkers: a [kworker:] section takes policy, rtprio and nice");
 	}
 }
 
@@ -394,15 +401,17 @@ static void check_rule(struct loader *ld, struct rule *r)
 		error_at(ld, r->section, rk, "needs policy = fifo or rr");
 
 	if (r->kind == RULE_KWORKER && r->profile && (s->set & ~WA_SCHED_MASK))
-		error_at(ld, r->section, "profile",
-			 "profile `%s` sets attributes a kworker cannot take (only policy, rtprio and nice)",
-			 r->profile);
+		error_at(
+			ld, r->section, "profile",
+			"profile `%s` sets attributes a kworker cannot take (only policy, rtprio and nice)",
+			r->profile);
 
 	if (rt && r->glob && s->val[WA_RTPRIO] >= HIGH_PRIO_THRESHOLD &&
 	    !ld->c->allow_high_priority)
-		error_at(ld, r->section, rk,
-			 "rtprio %d or more on a glob needs allow_high_priority = yes in [global]",
-			 HIGH_PRIO_THRESHOLD);
+		error_at(
+			ld, r->section, rk,
+			"rtprio %d or more on a glob needs allow_high_priority = yes in [global]",
+			HIGH_PRIO_THRESHOLD);
 }
 
 static struct rule *new_rule(struct rule **v, size_t *n, const char *sec,
@@ -447,8 +456,8 @@ static void load_rule(struct loader *ld, const char *sec, enum rule_kind kind)
 		p = find_profile(ld, pname);
 		if (!p) {
 			profile_hint(ld, pname, h, sizeof(h));
-			error_at(ld, sec, "profile", "no [profile:%s] section%s",
-				 pname, h);
+			error_at(ld, sec, "profile",
+				 "no [profile:%s] section%s", pname, h);
 		} else {
 			r->s = p->s;
 			r->profile = strdup(pname);
@@ -473,8 +482,7 @@ static void check_section_name(struct loader *ld, const char *sec)
 	if (colon && (!strcmp(type, "profile") || !strcmp(type, "wq") ||
 		      !strcmp(type, "kworker"))) {
 		if (!colon[1])
-			error_at(ld, sec, NULL, "empty name after `%s:`",
-				 type);
+			error_at(ld, sec, NULL, "empty name after `%s:`", type);
 		return;
 	}
 	if (!colon && (!strcmp(type, "profile") || !strcmp(type, "wq") ||
@@ -482,10 +490,11 @@ static void check_section_name(struct loader *ld, const char *sec)
 		error_at(ld, sec, NULL, "needs a name: [%s:NAME]", type);
 		return;
 	}
-	error_at(ld, sec, NULL,
-		 "unknown section (expected global, profile:, wq: or kworker:)%s",
-		 hint(type, section_types, ARRAY_SIZE(section_types), h,
-		      sizeof(h)));
+	error_at(
+		ld, sec, NULL,
+		"unknown section (expected global, profile:, wq: or kworker:)%s",
+		hint(type, section_types, ARRAY_SIZE(section_types), h,
+		     sizeof(h)));
 }
 
 static bool section_is(const char *sec, const char *type)
@@ -514,7 +523,8 @@ static void load_all(struct loader *ld)
 	for (i = 0; i < d->size; i++) {
 		struct rule *p;
 
-		if (!d->key[i] || d->val[i] || !section_is(d->key[i], "profile"))
+		if (!d->key[i] || d->val[i] ||
+		    !section_is(d->key[i], "profile"))
 			continue;
 		p = new_rule(&ld->profiles, &ld->nprofiles, d->key[i], RULE_WQ,
 			     0);
@@ -576,10 +586,11 @@ static void throttle_warning(struct loader *ld)
 
 		if (r->glob && (r->s.set & WA_BIT(WA_RTPRIO)) &&
 		    r->s.val[WA_RTPRIO] >= HIGH_PRIO_THRESHOLD)
-			strlist_add(&ld->c->warnings,
-				    "%s:%d: [%s]: rtprio %ld on a glob while RT throttling is off (sched_rt_runtime_us = -1): a runaway work item can lock up its CPUs",
-				    ld->path, r->line, r->section,
-				    r->s.val[WA_RTPRIO]);
+			strlist_add(
+				&ld->c->warnings,
+				"%s:%d: [%s]: rtprio %ld on a glob while RT throttling is off (sched_rt_runtime_us = -1): a runaway work item can lock up its CPUs",
+				ld->path, r->line, r->section,
+				r->s.val[WA_RTPRIO]);
 	}
 }
 

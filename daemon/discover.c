@@ -64,8 +64,7 @@ void kworker_classify(const char *comm, struct kw_class *c)
 	c->kind = KW_OTHER;
 	if (*p == 'u') {
 		p++;
-		if (!number(&p, &c->pool) || *p++ != ':' ||
-		    !number(&p, &c->id))
+		if (!number(&p, &c->pool) || *p++ != ':' || !number(&p, &c->id))
 			return;
 		c->kind = KW_UNBOUND;
 	} else {
@@ -174,7 +173,8 @@ int for_each_kworker(const char *root, task_visit_fn cb, void *arg)
 
 		if (!isdigit((unsigned char)de->d_name[0]))
 			continue;
-		if (task_read(root, atoi(de->d_name), &t) || !task_is_kworker(&t))
+		if (task_read(root, atoi(de->d_name), &t) ||
+		    !task_is_kworker(&t))
 			continue;
 		err = cb(&t, arg);
 	}

@@ -15,23 +15,23 @@
 #define MAX_POOLS 64
 
 enum kw_kind {
-	KW_NONE,    /* not a kworker */
-	KW_PERCPU,  /* kworker/3:1, kworker/3:1H */
+	KW_NONE, /* not a kworker */
+	KW_PERCPU, /* kworker/3:1, kworker/3:1H */
 	KW_UNBOUND, /* kworker/u5:2 */
 	KW_RESCUER, /* kworker/R-name */
-	KW_DYING,   /* kworker/dying */
-	KW_OTHER,   /* kworker/... we cannot read (truncated) */
+	KW_DYING, /* kworker/dying */
+	KW_OTHER, /* kworker/... we cannot read (truncated) */
 };
 
 struct kw_class {
 	enum kw_kind kind;
-	int cpu;      /* KW_PERCPU */
-	int pool;     /* KW_UNBOUND */
-	int id;	      /* worker id in its pool */
+	int cpu; /* KW_PERCPU */
+	int pool; /* KW_UNBOUND */
+	int id; /* worker id in its pool */
 	bool highpri; /* "H" suffix */
 	char base[COMM_MAX]; /* the name without a "+desc"/"-desc" suffix */
 	const char *rescued; /* KW_RESCUER: into base, after "kworker/R-" */
-	bool truncated;	     /* KW_RESCUER: base is a 15-byte task comm */
+	bool truncated; /* KW_RESCUER: base is a 15-byte task comm */
 };
 
 void kworker_classify(const char *comm, struct kw_class *c);

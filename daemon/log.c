@@ -19,11 +19,8 @@ static log_sink_fn sink;
 static char last_error[512];
 
 static const char *const level_names[] = {
-	[LOG_ERR] = "err",
-	[LOG_WARNING] = "warning",
-	[LOG_NOTICE] = "notice",
-	[LOG_INFO] = "info",
-	[LOG_DEBUG] = "debug",
+	[LOG_ERR] = "err",   [LOG_WARNING] = "warning", [LOG_NOTICE] = "notice",
+	[LOG_INFO] = "info", [LOG_DEBUG] = "debug",
 };
 
 /* $JOURNAL_STREAM is "DEV:INODE" of the stream journald gave us. */
@@ -89,7 +86,8 @@ void log_clear_last_error(void)
 }
 
 static void add_field(struct iovec *iov, int *n, char *buf, size_t size,
-		      const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+		      const char *fmt, ...)
+	__attribute__((format(printf, 5, 6)));
 
 static void add_field(struct iovec *iov, int *n, char *buf, size_t size,
 		      const char *fmt, ...)

@@ -12,10 +12,10 @@
 enum log_target { LOG_TARGET_AUTO, LOG_TARGET_STDERR, LOG_TARGET_JOURNAL };
 
 struct log_ctx {
-	const char *wq;	  /* or NULL */
-	pid_t pid;	  /* or 0 */
+	const char *wq; /* or NULL */
+	pid_t pid; /* or 0 */
 	const char *attr; /* or NULL */
-	int err;	  /* positive errno or 0 */
+	int err; /* positive errno or 0 */
 };
 
 void log_setup(enum log_target target);
@@ -26,8 +26,7 @@ int log_level_parse(const char *s);
 const char *log_level_name(int level);
 
 /* Tests capture log lines instead of printing them. */
-typedef void (*log_sink_fn)(int prio, const struct log_ctx *c,
-			    const char *msg);
+typedef void (*log_sink_fn)(int prio, const struct log_ctx *c, const char *msg);
 void log_set_sink(log_sink_fn fn);
 
 /* The last error logged, for STATUS=. */

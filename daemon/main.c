@@ -128,9 +128,11 @@ static void notify_status(struct ctx *c)
 {
 	const char *err = log_last_error();
 
-	sd_notifyf(0, "STATUS=%s: %zu workqueue(s) profiled, %zu kworker(s) tracked%s%s",
-		   daemon_mode_name(&c->d), c->d.nwqs, c->d.nkws,
-		   *err ? "; last error: " : "", err);
+	sd_notifyf(
+		0,
+		"STATUS=%s: %zu workqueue(s) profiled, %zu kworker(s) tracked%s%s",
+		daemon_mode_name(&c->d), c->d.nwqs, c->d.nkws,
+		*err ? "; last error: " : "", err);
 }
 
 static void scan(struct ctx *c, const char *why)
@@ -192,8 +194,9 @@ static int on_retry(sd_event_source *s, uint64_t usec, void *arg)
 		arm_retry(c);
 	} else {
 		if (keep)
-			log_debug("%u new kernel thread(s) still unnamed; the rescan will see them",
-				  keep);
+			log_debug(
+				"%u new kernel thread(s) still unnamed; the rescan will see them",
+				keep);
 		c->npending = 0;
 	}
 	notify_status(c);
@@ -349,12 +352,14 @@ static int setup_loop(struct ctx *c)
 		r = sd_event_add_io(c->ev, NULL, nlw_proc_fd(&c->nl), EPOLLIN,
 				    on_proc, c);
 	else
-		log_warn("no proc connector: new kworkers are found by the periodic rescan only");
+		log_warn(
+			"no proc connector: new kworkers are found by the periodic rescan only");
 	if (r >= 0 && nlw_open_uevent(&c->nl) == 0)
-		r = sd_event_add_io(c->ev, NULL, nlw_uevent_fd(&c->nl),
-				    EPOLLIN, on_uevent, c);
+		r = sd_event_add_io(c->ev, NULL, nlw_uevent_fd(&c->nl), EPOLLIN,
+				    on_uevent, c);
 	else if (r >= 0)
-		log_warn("no uevents: new workqueues are found by the periodic rescan only");
+		log_warn(
+			"no uevents: new workqueues are found by the periodic rescan only");
 	return r;
 }
 
@@ -362,8 +367,7 @@ static int run_daemon(struct ctx *c)
 {
 	int r;
 
-	if (!c->o.foreground && !getenv("NOTIFY_SOCKET") &&
-	    daemon(0, 0) < 0) {
+	if (!c->o.foreground && !getenv("NOTIFY_SOCKET") && daemon(0, 0) < 0) {
 		log_err("daemon(): %s", strerror(errno));
 		return 1;
 	}
@@ -420,10 +424,11 @@ int main(int argc, char **argv)
 	log_set_level(cfg->log_level);
 	sys_ops_for_root(&c.ops, c.o.root);
 	daemon_init(&c.d, c.o.root, &c.ops, cfg);
-	log_notice("%s: %s", daemon_mode_name(&c.d),
-		   c.d.sysfs_mode ?
-			   "the kernel has workqueue policy/rtprio attributes" :
-			   "no policy attribute; policy/rtprio go to matching kworkers with sched_setattr()");
+	log_notice(
+		"%s: %s", daemon_mode_name(&c.d),
+		c.d.sysfs_mode ?
+			"the kernel has workqueue policy/rtprio attributes" :
+			"no policy attribute; policy/rtprio go to matching kworkers with sched_setattr()");
 	if (c.o.dry_run) {
 		struct report rep = { .style = REPORT_DIFF, .f = stdout };
 

@@ -43,8 +43,7 @@ int nlw_proc_msg(struct nl_msg *msg, void *arg)
 	cn = nlmsg_data(h);
 	need = offsetof(struct proc_event, event_data);
 	if (cn->id.idx != CN_IDX_PROC || cn->id.val != CN_VAL_PROC ||
-	    cn->len < need ||
-	    (size_t)nlmsg_datalen(h) < sizeof(*cn) + cn->len)
+	    cn->len < need || (size_t)nlmsg_datalen(h) < sizeof(*cn) + cn->len)
 		return NL_SKIP;
 	/* cn->data sits at offset 20: copy out for the 64-bit fields */
 	memset(&copy, 0, sizeof(copy));

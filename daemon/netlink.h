@@ -16,14 +16,14 @@
 struct nlw {
 	struct nl_sock *proc;
 	struct nl_sock *uevent;
-	void (*on_task)(void *arg, pid_t pid);	     /* maybe a new kworker */
+	void (*on_task)(void *arg, pid_t pid); /* maybe a new kworker */
 	void (*on_wq)(void *arg, const char *name); /* workqueue added */
-	void (*on_overrun)(void *arg);		     /* events were lost */
+	void (*on_overrun)(void *arg); /* events were lost */
 	void *arg;
 	unsigned long ignored; /* messages not from the kernel */
 };
 
-int nlw_open_proc(struct nlw *w);   /* 0 or -errno */
+int nlw_open_proc(struct nlw *w); /* 0 or -errno */
 int nlw_open_uevent(struct nlw *w); /* 0 or -errno */
 int nlw_proc_fd(const struct nlw *w);
 int nlw_uevent_fd(const struct nlw *w);

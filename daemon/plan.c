@@ -115,7 +115,8 @@ void report_wq(struct report *r, const char *wq, const struct rule *rule,
 				items[i].status == PLAN_MISSING ? "(none)" :
 								  items[i].cur,
 				items[i].status == PLAN_CHANGE ||
-						items[i].status == PLAN_READONLY ?
+						items[i].status ==
+							PLAN_READONLY ?
 					"  *" :
 					"");
 	} else {
@@ -127,7 +128,8 @@ void report_wq(struct report *r, const char *wq, const struct rule *rule,
 			if (it->status == PLAN_SAME)
 				fprintf(r->f, " %s = %s\n", name, it->cur);
 			else if (it->status == PLAN_MISSING)
-				fprintf(r->f, "!%s = %s: no such attribute, skipped\n",
+				fprintf(r->f,
+					"!%s = %s: no such attribute, skipped\n",
 					name, it->want);
 			else
 				fprintf(r->f, "-%s = %s\n+%s = %s%s\n", name,
@@ -171,10 +173,10 @@ void report_kw(struct report *r, const struct kw_track *k, const char *owner,
 			fprintf(r->f, "%s%-8s %-24s %-28s %s\n",
 				r->nwq ? "\n" : "", "PID", "KWORKER", "FOR",
 				"POLICY (DESIRED)");
-		fprintf(r->f, "%-8d %-24s %-28s %s %d (%s %d)%s\n",
-			(int)k->pid, k->comm, owner, sched_word(cur->policy),
-			cur->rtprio, sched_word(target->policy),
-			target->rtprio, drift ? "  DRIFT" : "");
+		fprintf(r->f, "%-8d %-24s %-28s %s %d (%s %d)%s\n", (int)k->pid,
+			k->comm, owner, sched_word(cur->policy), cur->rtprio,
+			sched_word(target->policy), target->rtprio,
+			drift ? "  DRIFT" : "");
 	} else if (drift) {
 		fprintf(r->f, "@@ %s (pid %d): %s @@\n", k->comm, (int)k->pid,
 			owner);
@@ -195,7 +197,8 @@ void report_end(struct report *r)
 			fprintf(r->f, "\n], \"kworkers\": [");
 		fprintf(r->f, "\n], \"drift\": %u}\n", r->drift);
 	} else if (r->style == REPORT_TABLE) {
-		fprintf(r->f, "\n%u workqueue(s) profiled, %u kworker(s), %u drifting\n",
+		fprintf(r->f,
+			"\n%u workqueue(s) profiled, %u kworker(s), %u drifting\n",
 			r->nwq, r->nkw, r->drift);
 	} else if (!r->nwq && !r->nkw) {
 		fprintf(r->f, "# nothing matches the configuration\n");

@@ -14,7 +14,7 @@
 enum plan_status {
 	PLAN_SAME,
 	PLAN_CHANGE,
-	PLAN_MISSING,  /* no such attribute on this workqueue */
+	PLAN_MISSING, /* no such attribute on this workqueue */
 	PLAN_READONLY, /* differs, and the attribute cannot be written */
 };
 

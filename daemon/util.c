@@ -237,9 +237,9 @@ int cpumask_hex_parse(const char *s, struct cpubits *b)
 			continue;
 		if (!isxdigit((unsigned char)ch))
 			return -EINVAL;
-		v = isdigit((unsigned char)ch) ? ch - '0' :
-						 tolower((unsigned char)ch) -
-							 'a' + 10;
+		v = isdigit((unsigned char)ch) ?
+			    ch - '0' :
+			    tolower((unsigned char)ch) - 'a' + 10;
 		for (i = 0; i < 4; i++, bit++)
 			if ((v & (1 << i)) && bit < WQRT_MAX_CPUS)
 				cpubits_set(b, bit);

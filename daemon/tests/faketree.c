@@ -133,8 +133,7 @@ void ft_task(struct faketree *ft, pid_t pid, pid_t ppid, const char *comm,
 		 "0 0 18446744073709551615 0 0 0 0 0 0 0 2147483647 0 0 0 "
 		 "0 17 1 %d %d 0 0 0 0 0 0 0 0 0 0 0\n",
 		 (int)pid, comm, (int)ppid, flags,
-		 policy ? -1 - rtprio : 20 + nice, nice, start, rtprio,
-		 policy);
+		 policy ? -1 - rtprio : 20 + nice, nice, start, rtprio, policy);
 	snprintf(rel, sizeof(rel), "/proc/%d/stat", (int)pid);
 	ft_write(ft, rel, stat);
 }

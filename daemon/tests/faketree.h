@@ -43,8 +43,8 @@ struct fake_ops {
 	struct sys_ops ops;
 	const char *root;
 	const char *fail_attr; /* path suffix, e.g. "tty_flip/rtprio" */
-	int fail_err;	       /* -errno, or > 0: silently ignored */
-	pid_t fail_pid;	       /* sched_setattr on it fails */
+	int fail_err; /* -errno, or > 0: silently ignored */
+	pid_t fail_pid; /* sched_setattr on it fails */
 	int fail_sched_err;
 	struct strlist writes; /* "wq/attr=value", in order */
 	unsigned int sched_sets;

@@ -52,10 +52,9 @@ static void want(struct wq_track *t, const char *name, const char *conf)
 	while (sscanf(p, " %63[a-z_]=%63[^ ]%n", key, val, &n) == 2) {
 		for (a = 0; a < WA_NR; a++)
 			if (!strcmp(key, attr_name(a)))
-				assert_int_equal(attr_parse_conf(a, val,
-								 &t->want,
-								 &why),
-						 0);
+				assert_int_equal(
+					attr_parse_conf(a, val, &t->want, &why),
+					0);
 		p += n;
 	}
 }
@@ -114,7 +113,8 @@ static void test_readonly_attribute_rolls_back(void **state)
 			    "ordered/private=1 ordered/private=0");
 	assert_string_equal(ft_get(&ft, "ordered", "private"), "0");
 	assert_string_equal(ft_get(&ft, "ordered", "nice"), "0");
-	assert_true(ft_logged("error: ordered: writing max_active = 8: Permission denied (read-only attribute)"));
+	assert_true(ft_logged(
+		"error: ordered: writing max_active = 8: Permission denied (read-only attribute)"));
 	assert_true(t.failed);
 	assert_int_equal(t.orig.set, 0);
 }
@@ -133,7 +133,8 @@ static void test_einval_rolls_back_only_that_wq(void **state)
 	assert_int_equal(wq_apply(&ax, &a), -EINVAL);
 	assert_string_equal(ft_get(&ft, "a", "policy"), "normal");
 	assert_string_equal(ft_get(&ft, "a", "cpumask"), "0000000f");
-	assert_true(ft_logged("error: a: writing rtprio = 30: Invalid argument"));
+	assert_true(
+		ft_logged("error: a: writing rtprio = 30: Invalid argument"));
 	assert_int_equal(wq_apply(&ax, &b), 0);
 	assert_string_equal(ft_get(&ft, "b", "policy"), "fifo");
 	assert_string_equal(ft_get(&ft, "b", "rtprio"), "30");
@@ -162,7 +163,8 @@ static void test_missing_attribute_skipped(void **state)
 	want(&t, "plain", "nice=-3 nr_idle_extra=2");
 	assert_int_equal(wq_apply(&ax, &t), 0);
 	assert_string_equal(ft_get(&ft, "plain", "nice"), "-3");
-	assert_true(ft_logged("plain: no nr_idle_extra attribute on this workqueue; skipped"));
+	assert_true(ft_logged(
+		"plain: no nr_idle_extra attribute on this workqueue; skipped"));
 	ft_clear_logs();
 	assert_int_equal(wq_apply(&ax, &t), 0);
 	assert_false(ft_logged("no nr_idle_extra")); /* said once */
@@ -202,8 +204,7 @@ static void test_policy_change_restores_rtprio(void **state)
 	assert_string_equal(ft_get(&ft, "a", "rtprio"), "50");
 }
 
-static void kw(struct kw_track *k, pid_t pid, const char *conf_policy,
-	       int prio)
+static void kw(struct kw_track *k, pid_t pid, const char *conf_policy, int prio)
 {
 	const char *why;
 
@@ -276,7 +277,8 @@ static void test_kworker_setattr_fails(void **state)
 	fo.fail_pid = 103;
 	fo.fail_sched_err = -EPERM;
 	assert_int_equal(kw_apply(&ax, &k), -EPERM);
-	assert_true(ft_logged("error: kworker/u5:103 (pid 103): setting rr 7: Operation not permitted"));
+	assert_true(ft_logged(
+		"error: kworker/u5:103 (pid 103): setting rr 7: Operation not permitted"));
 	assert_false(k.changed);
 	fo.ops.sched_get(fo.ops.ctx, 103, &v);
 	assert_int_equal(v.policy, SCHED_OTHER);

@@ -54,9 +54,8 @@ static void test_sysfs_values(void **state)
 
 	(void)state;
 	/* 6.12 shows the default scope as "default (cache)" */
-	assert_int_equal(attr_parse_sysfs(WA_AFFINITY_SCOPE, "default (cache)",
-					  &s),
-			 0);
+	assert_int_equal(
+		attr_parse_sysfs(WA_AFFINITY_SCOPE, "default (cache)", &s), 0);
 	attr_format_sysfs(WA_AFFINITY_SCOPE, &s, buf, sizeof(buf));
 	assert_string_equal(buf, "default");
 	assert_int_equal(attr_parse_sysfs(WA_POLICY, "FIFO", &s), 0);

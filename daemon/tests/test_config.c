@@ -50,8 +50,7 @@ static void expect_error(const char *text, const char *want)
 
 	assert_null(load(text));
 	snprintf(full, sizeof(full), "%s:%s", path, want);
-	for (i = 0; i < errs.n && (errs.n != 1 || strcmp(errs.v[0], full));
-	     i++)
+	for (i = 0; i < errs.n && (errs.n != 1 || strcmp(errs.v[0], full)); i++)
 		fprintf(stderr, "  got: %s\n", errs.v[i]);
 	assert_int_equal(errs.n, 1);
 	assert_string_equal(errs.v[0], full);
@@ -198,10 +197,12 @@ static void test_kworker_section(void **state)
 static void test_error_unknown_key_hint(void **state)
 {
 	(void)state;
-	expect_error("[wq:a]\npolicy = fifo\nrtpri = 5\n",
-		     "3: [wq:a] rtpri = 5: unknown key (did you mean `rtprio`?)");
-	expect_error("[global]\nlog_levle = info\n",
-		     "2: [global] log_levle = info: unknown key (did you mean `log_level`?)");
+	expect_error(
+		"[wq:a]\npolicy = fifo\nrtpri = 5\n",
+		"3: [wq:a] rtpri = 5: unknown key (did you mean `rtprio`?)");
+	expect_error(
+		"[global]\nlog_levle = info\n",
+		"2: [global] log_levle = info: unknown key (did you mean `log_level`?)");
 	expect_error("[wq:a]\nbanana = 1\n",
 		     "2: [wq:a] banana = 1: unknown key");
 }
@@ -209,10 +210,12 @@ static void test_error_unknown_key_hint(void **state)
 static void test_error_unknown_section_hint(void **state)
 {
 	(void)state;
-	expect_error("[wq:a]\nnice = 1\n\n[kwroker:x]\npolicy = fifo\n",
-		     "4: [kwroker:x]: unknown section (expected global, profile:, wq: or kworker:) (did you mean `kworker`?)");
-	expect_error("[globl]\n",
-		     "1: [globl]: unknown section (expected global, profile:, wq: or kworker:) (did you mean `global`?)");
+	expect_error(
+		"[wq:a]\nnice = 1\n\n[kwroker:x]\npolicy = fifo\n",
+		"4: [kwroker:x]: unknown section (expected global, profile:, wq: or kworker:) (did you mean `kworker`?)");
+	expect_error(
+		"[globl]\n",
+		"1: [globl]: unknown section (expected global, profile:, wq: or kworker:) (did you mean `global`?)");
 	expect_error("[wq]\nnice = 1\n", "1: [wq]: needs a name: [wq:NAME]");
 	expect_error("[wq:]\nnice = 1\n", "1: [wq:]: empty name after `wq:`");
 }
@@ -232,10 +235,12 @@ static void test_error_values(void **state)
 		     "2: [wq:a] cpumask = 3-1: range goes backwards");
 	expect_error("[wq:a]\ncpumask = 0-1,x\n",
 		     "2: [wq:a] cpumask = 0-1,x: expected a CPU number");
-	expect_error("[wq:a]\ncpumask = 2000\n",
-		     "2: [wq:a] cpumask = 2000: CPU number out of range (0..1023)");
-	expect_error("[wq:a]\naffinity_scope = rack\n",
-		     "2: [wq:a] affinity_scope = rack: expected default, cpu, smt, cache, numa or system");
+	expect_error(
+		"[wq:a]\ncpumask = 2000\n",
+		"2: [wq:a] cpumask = 2000: CPU number out of range (0..1023)");
+	expect_error(
+		"[wq:a]\naffinity_scope = rack\n",
+		"2: [wq:a] affinity_scope = rack: expected default, cpu, smt, cache, numa or system");
 	expect_error("[wq:a]\naffinity_strict = maybe\n",
 		     "2: [wq:a] affinity_strict = maybe: expected yes or no");
 	expect_error("[wq:a]\nmax_active = 0\n",
@@ -245,12 +250,15 @@ static void test_error_values(void **state)
 	expect_error("[wq:a]\nprivate = 2\n",
 		     "2: [wq:a] private = 2: expected yes or no");
 	expect_error("[wq:a]\nnice =\n", "2: [wq:a] nice = : empty value");
-	expect_error("[global]\nlog_level = loud\n",
-		     "2: [global] log_level = loud: expected err, warning, notice, info or debug");
-	expect_error("[global]\nrescan_interval = -1\n",
-		     "2: [global] rescan_interval = -1: expected seconds, 0..86400 (0: off)");
-	expect_error("[global]\nrestore_on_exit = sometimes\n",
-		     "2: [global] restore_on_exit = sometimes: expected yes or no");
+	expect_error(
+		"[global]\nlog_level = loud\n",
+		"2: [global] log_level = loud: expected err, warning, notice, info or debug");
+	expect_error(
+		"[global]\nrescan_interval = -1\n",
+		"2: [global] rescan_interval = -1: expected seconds, 0..86400 (0: off)");
+	expect_error(
+		"[global]\nrestore_on_exit = sometimes\n",
+		"2: [global] restore_on_exit = sometimes: expected yes or no");
 }
 
 static void test_error_policy_rtprio(void **state)
@@ -260,10 +268,12 @@ static void test_error_policy_rtprio(void **state)
 		     "2: [wq:a] rtprio = 10: needs policy = fifo or rr");
 	expect_error("[wq:a]\npolicy = normal\nrtprio = 10\n",
 		     "3: [wq:a] rtprio = 10: needs policy = fifo or rr");
-	expect_error("[wq:a]\npolicy = fifo\n",
-		     "2: [wq:a] policy = fifo: policy fifo needs rtprio = 1..99");
-	expect_error("[wq:a]\npolicy = rr\nrtprio = 0\n",
-		     "3: [wq:a] rtprio = 0: policy rr needs rtprio = 1..99 (0 is for normal)");
+	expect_error(
+		"[wq:a]\npolicy = fifo\n",
+		"2: [wq:a] policy = fifo: policy fifo needs rtprio = 1..99");
+	expect_error(
+		"[wq:a]\npolicy = rr\nrtprio = 0\n",
+		"3: [wq:a] rtprio = 0: policy rr needs rtprio = 1..99 (0 is for normal)");
 	/* the error points at the profile line when the value came from it */
 	expect_error("[profile:p]\nrtprio = 10\n[wq:a]\nprofile = p\n",
 		     "4: [wq:a] profile = p: needs policy = fifo or rr");
@@ -272,20 +282,24 @@ static void test_error_policy_rtprio(void **state)
 static void test_error_profiles(void **state)
 {
 	(void)state;
-	expect_error("[profile:rt-critical]\nnice = 1\n[wq:a]\nprofile = rt-critcal\n",
-		     "4: [wq:a] profile = rt-critcal: no [profile:rt-critcal] section (did you mean `rt-critical`?)");
-	expect_error("[profile:a]\nprofile = b\n",
-		     "2: [profile:a] profile = b: a profile cannot include another profile");
+	expect_error(
+		"[profile:rt-critical]\nnice = 1\n[wq:a]\nprofile = rt-critcal\n",
+		"4: [wq:a] profile = rt-critcal: no [profile:rt-critcal] section (did you mean `rt-critical`?)");
+	expect_error(
+		"[profile:a]\nprofile = b\n",
+		"2: [profile:a] profile = b: a profile cannot include another profile");
 }
 
 static void test_error_kworker_keys(void **state)
 {
 	(void)state;
-	expect_error("[kworker:kworker/u*]\ncpumask = 0\n",
-		     "2: [kworker:kworker/u*] cpumask = 0: not valid for kworkers: a [kworker:] section takes policy, rtprio and nice");
-	expect_error("[profile:p]\npolicy = fifo\nrtprio = 3\nprivate = yes\n"
-		     "[kworker:kworker/u*]\nprofile = p\n",
-		     "6: [kworker:kworker/u*] profile = p: profile `p` sets attributes a kworker cannot take (only policy, rtprio and nice)");
+	expect_error(
+		"[kworker:kworker/u*]\ncpumask = 0\n",
+		"2: [kworker:kworker/u*] cpumask = 0: not valid for kworkers: a [kworker:] section takes policy, rtprio and nice");
+	expect_error(
+		"[profile:p]\npolicy = fifo\nrtprio = 3\nprivate = yes\n"
+		"[kworker:kworker/u*]\nprofile = p\n",
+		"6: [kworker:kworker/u*] profile = p: profile `p` sets attributes a kworker cannot take (only policy, rtprio and nice)");
 }
 
 static void test_error_placement(void **state)
@@ -293,8 +307,9 @@ static void test_error_placement(void **state)
 	(void)state;
 	expect_error("nice = 1\n[wq:a]\nnice = 2\n",
 		     "1: nice = 1: key outside of any section");
-	expect_error("[global]\nrtprio = 5\n",
-		     "2: [global] rtprio = 5: not a [global] key: put it in a [profile:], [wq:] or [kworker:] section");
+	expect_error(
+		"[global]\nrtprio = 5\n",
+		"2: [global] rtprio = 5: not a [global] key: put it in a [profile:], [wq:] or [kworker:] section");
 	expect_error("[wq:a]\nrestore_on_exit = yes\n",
 		     "2: [wq:a] restore_on_exit = yes: only valid in [global]");
 }
@@ -302,10 +317,12 @@ static void test_error_placement(void **state)
 static void test_error_syntax(void **state)
 {
 	(void)state;
-	expect_error("[wq:a]\nnice = 1\njunk\n",
-		     "3: junk: syntax error: expected `key = value` or `[section]`");
-	expect_error("[wq:a]   ; comment\nnice = 1\n",
-		     "1: [wq:a]   ; comment: syntax error: nothing may follow `]` on a section line, not even a comment");
+	expect_error(
+		"[wq:a]\nnice = 1\njunk\n",
+		"3: junk: syntax error: expected `key = value` or `[section]`");
+	expect_error(
+		"[wq:a]   ; comment\nnice = 1\n",
+		"1: [wq:a]   ; comment: syntax error: nothing may follow `]` on a section line, not even a comment");
 }
 
 static void test_error_missing_file(void **state)
@@ -317,8 +334,9 @@ static void test_error_missing_file(void **state)
 	assert_int_equal(config_load("/nonexistent/wqrt.conf", "/", &c, &errs),
 			 1);
 	assert_null(c);
-	assert_string_equal(errs.v[0],
-			    "/nonexistent/wqrt.conf: cannot open: No such file or directory");
+	assert_string_equal(
+		errs.v[0],
+		"/nonexistent/wqrt.conf: cannot open: No such file or directory");
 }
 
 static void test_all_errors_reported(void **state)
@@ -333,10 +351,12 @@ static void test_high_priority(void **state)
 	struct config *c;
 
 	(void)state;
-	expect_error("[wq:*]\npolicy = fifo\nrtprio = 99\n",
-		     "3: [wq:*] rtprio = 99: rtprio 90 or more on a glob needs allow_high_priority = yes in [global]");
-	expect_error("[kworker:kworker/*]\npolicy = fifo\nrtprio = 90\n",
-		     "3: [kworker:kworker/*] rtprio = 90: rtprio 90 or more on a glob needs allow_high_priority = yes in [global]");
+	expect_error(
+		"[wq:*]\npolicy = fifo\nrtprio = 99\n",
+		"3: [wq:*] rtprio = 99: rtprio 90 or more on a glob needs allow_high_priority = yes in [global]");
+	expect_error(
+		"[kworker:kworker/*]\npolicy = fifo\nrtprio = 90\n",
+		"3: [kworker:kworker/*] rtprio = 90: rtprio 90 or more on a glob needs allow_high_priority = yes in [global]");
 	/* below the threshold, or an exact name: no opt-in needed */
 	c = load("[wq:*]\npolicy = fifo\nrtprio = 89\n"
 		 "[wq:tty_flip]\npolicy = fifo\nrtprio = 99\n");
@@ -361,9 +381,10 @@ static void test_rt_throttling_warning(void **state)
 		 "[wq:*]\npolicy = fifo\nrtprio = 99\n");
 	assert_non_null(c);
 	assert_int_equal(c->warnings.n, 1);
-	snprintf(want, sizeof(want),
-		 "%s:3: [wq:*]: rtprio 99 on a glob while RT throttling is off (sched_rt_runtime_us = -1): a runaway work item can lock up its CPUs",
-		 path);
+	snprintf(
+		want, sizeof(want),
+		"%s:3: [wq:*]: rtprio 99 on a glob while RT throttling is off (sched_rt_runtime_us = -1): a runaway work item can lock up its CPUs",
+		path);
 	assert_string_equal(c->warnings.v[0], want);
 	config_free(c);
 	ft_write(&ft, "/proc/sys/kernel/sched_rt_runtime_us", "950000\n");

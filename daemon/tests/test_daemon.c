@@ -87,8 +87,7 @@ static void test_scan_sysfs_mode(void **state)
 	assert_string_equal(ft_get(&ft, "tty_flip", "rtprio"), "20");
 	assert_string_equal(ft_get(&ft, "tty_flip", "nr_idle_extra"), "2");
 	assert_string_equal(ft_get(&ft, "gpu_submit", "nice"), "-5");
-	assert_string_equal(ft_get(&ft, "events_unbound", "policy"),
-			    "normal");
+	assert_string_equal(ft_get(&ft, "events_unbound", "policy"), "normal");
 	/* the pools' workers and the (truncated) rescuer are in line */
 	assert_int_equal(sched_of(100).policy, SCHED_FIFO);
 	assert_int_equal(sched_of(100).rtprio, 20);
@@ -203,8 +202,12 @@ static void test_reload_good_applies_diff(void **state)
 	ft_clear_logs();
 	/* gpu* is dropped, tty_flip loses nr_idle_extra and changes rtprio */
 	ft_conf(&ft, "[wq:tty_flip]\npolicy = fifo\nrtprio = 30\n");
-	assert_int_equal(daemon_reload(&d, ft_conf(&ft, "[wq:tty_flip]\npolicy = fifo\nrtprio = 30\n")),
-			 0);
+	assert_int_equal(
+		daemon_reload(
+			&d,
+			ft_conf(&ft,
+				"[wq:tty_flip]\npolicy = fifo\nrtprio = 30\n")),
+		0);
 	assert_string_equal(ft_get(&ft, "gpu_submit", "nice"), "0");
 	assert_string_equal(ft_get(&ft, "tty_flip", "nr_idle_extra"), "0");
 	assert_string_equal(ft_get(&ft, "tty_flip", "rtprio"), "30");
@@ -227,12 +230,15 @@ static void test_reload_bad_keeps_old(void **state)
 	daemon_scan(&d, NULL);
 	before = d.cfg;
 	strlist_free(&fo.writes);
-	assert_int_equal(daemon_reload(&d, ft_conf(&ft, "[wq:tty_flip]\nrtpri = 30\n")),
-			 1);
+	assert_int_equal(
+		daemon_reload(&d, ft_conf(&ft, "[wq:tty_flip]\nrtpri = 30\n")),
+		1);
 	assert_ptr_equal(d.cfg, before);
 	assert_string_equal(ft_writes(&fo), "");
-	assert_true(ft_logged("rtpri = 30: unknown key (did you mean `rtprio`?)"));
-	assert_true(ft_logged("has 1 error(s); the old profiles stay in force"));
+	assert_true(
+		ft_logged("rtpri = 30: unknown key (did you mean `rtprio`?)"));
+	assert_true(
+		ft_logged("has 1 error(s); the old profiles stay in force"));
 	assert_string_equal(ft_get(&ft, "tty_flip", "rtprio"), "20");
 	/* the old profiles are still enforced on the next scan */
 	ft_set(&ft, "tty_flip", "rtprio", "1");

@@ -95,9 +95,11 @@ static void test_stat_parse(void **state)
 
 	(void)state;
 	/* a comm with spaces and ")" is why we search from the right */
-	assert_int_equal(task_parse_stat("42 (we ) ird) S 2 0 0 0 -1 2097216 0 0 0 0 0 0 0 0 -51 0 1 0 777 0 0 1 0 0 0 0 0 0 0 0 0 0 0 0 17 1 50 1 0 0 0",
-					 &t),
-			 0);
+	assert_int_equal(
+		task_parse_stat(
+			"42 (we ) ird) S 2 0 0 0 -1 2097216 0 0 0 0 0 0 0 0 -51 0 1 0 777 0 0 1 0 0 0 0 0 0 0 0 0 0 0 0 17 1 50 1 0 0 0",
+			&t),
+		0);
 	assert_int_equal(t.pid, 42);
 	assert_string_equal(t.comm, "we ) ird");
 	assert_int_equal(t.ppid, 2);

@@ -79,8 +79,7 @@ static void deliver_proc(unsigned int from, int what, int parent, int child,
 	}
 	memcpy(cn->data, &ev, sizeof(ev));
 	msg = nlmsg_alloc_simple(NLMSG_DONE, 0);
-	assert_int_equal(nlmsg_append(msg, buf, sizeof(buf), NLMSG_ALIGNTO),
-			 0);
+	assert_int_equal(nlmsg_append(msg, buf, sizeof(buf), NLMSG_ALIGNTO), 0);
 	nlmsg_set_src(msg, &src);
 	assert_int_equal(nlw_proc_msg(msg, &w), NL_SKIP);
 	nlmsg_free(msg);
@@ -118,7 +117,8 @@ static void test_proc_from_userspace_ignored(void **state)
 	deliver_proc(31337, PROC_EVENT_COMM, 0, 4246, "kworker/u1:0");
 	assert_int_equal(got_pid, 0);
 	assert_int_equal(w.ignored, 2);
-	assert_true(ft_logged("ignored proc connector netlink message from port 31337: not the kernel"));
+	assert_true(ft_logged(
+		"ignored proc connector netlink message from port 31337: not the kernel"));
 }
 
 static void deliver_uevent(unsigned int from, const char *text, size_t len)
@@ -133,17 +133,20 @@ static void deliver_uevent(unsigned int from, const char *text, size_t len)
 static void test_uevent_workqueue_add(void **state)
 {
 	(void)state;
-	deliver_uevent(0, UEV("add@/devices/virtual/workqueue/wqrt_test_unbound\0"
-			      "ACTION=add\0SUBSYSTEM=workqueue"));
+	deliver_uevent(0,
+		       UEV("add@/devices/virtual/workqueue/wqrt_test_unbound\0"
+			   "ACTION=add\0SUBSYSTEM=workqueue"));
 	assert_string_equal(got_wq, "wqrt_test_unbound");
 }
 
 static void test_uevent_others_ignored(void **state)
 {
 	(void)state;
-	deliver_uevent(0, UEV("remove@/devices/virtual/workqueue/x\0ACTION=remove"));
+	deliver_uevent(
+		0, UEV("remove@/devices/virtual/workqueue/x\0ACTION=remove"));
 	deliver_uevent(0, UEV("add@/devices/virtual/net/lo\0ACTION=add"));
-	deliver_uevent(0, UEV("add@/devices/virtual/workqueue/a/b\0ACTION=add"));
+	deliver_uevent(0,
+		       UEV("add@/devices/virtual/workqueue/a/b\0ACTION=add"));
 	assert_string_equal(got_wq, "");
 	assert_int_equal(w.ignored, 0);
 }
@@ -152,7 +155,8 @@ static void test_uevent_from_userspace_ignored(void **state)
 {
 	(void)state;
 	/* udev rebroadcasts and anyone with CAP_NET_ADMIN can send these */
-	deliver_uevent(4711, UEV("add@/devices/virtual/workqueue/evil\0ACTION=add"));
+	deliver_uevent(4711,
+		       UEV("add@/devices/virtual/workqueue/evil\0ACTION=add"));
 	assert_string_equal(got_wq, "");
 	assert_int_equal(w.ignored, 1);
 }

@@ -38,8 +38,7 @@ static int teardown(void **state)
 }
 
 /* Run a report over the fake tree; return what it printed (malloc'd). */
-static char *run(enum report_style style, const char *conf,
-		 unsigned int *drift)
+static char *run(enum report_style style, const char *conf, unsigned int *drift)
 {
 	struct strlist errs = { 0 };
 	struct report rep = { .style = style };
@@ -95,14 +94,14 @@ static void test_dry_run_diff(void **state)
 		  "[profile:rt]\npolicy = fifo\nrtprio = 50\n"
 		  "[wq:tty_flip]\nprofile = rt\ncpumask = 0-1\nnice = 0\n",
 		  &drift);
-	assert_string_equal(out,
-			    "@@ wq tty_flip: [wq:tty_flip], profile rt @@\n"
-			    "-cpumask = 0-3\n+cpumask = 0-1\n"
-			    " nice = 0\n"
-			    "-policy = normal\n+policy = fifo\n"
-			    "-rtprio = 0\n+rtprio = 50\n"
-			    "@@ kworker/R-tty_flip (pid 102): rescuer of tty_flip @@\n"
-			    "-policy = normal 0\n+policy = fifo 50\n");
+	assert_string_equal(
+		out, "@@ wq tty_flip: [wq:tty_flip], profile rt @@\n"
+		     "-cpumask = 0-3\n+cpumask = 0-1\n"
+		     " nice = 0\n"
+		     "-policy = normal\n+policy = fifo\n"
+		     "-rtprio = 0\n+rtprio = 50\n"
+		     "@@ kworker/R-tty_flip (pid 102): rescuer of tty_flip @@\n"
+		     "-policy = normal 0\n+policy = fifo 50\n");
 	assert_int_equal(drift, 2);
 	/* nothing was changed */
 	assert_string_equal(ft_get(&ft, "tty_flip", "policy"), "normal");
@@ -118,11 +117,12 @@ static void test_status_json(void **state)
 
 	(void)state;
 	out = run(REPORT_JSON, "[wq:tty*]\nnice = -2\n", &drift);
-	assert_string_equal(out,
-			    "{\"workqueues\": [\n"
-			    "  {\"name\": \"tty_flip\", \"rule\": \"wq:tty*\", \"drift\": true, "
-			    "\"attributes\": {\"nice\": {\"desired\": \"-2\", \"actual\": \"0\"}}}\n"
-			    "], \"kworkers\": [\n], \"drift\": 1}\n");
+	assert_string_equal(
+		out,
+		"{\"workqueues\": [\n"
+		"  {\"name\": \"tty_flip\", \"rule\": \"wq:tty*\", \"drift\": true, "
+		"\"attributes\": {\"nice\": {\"desired\": \"-2\", \"actual\": \"0\"}}}\n"
+		"], \"kworkers\": [\n], \"drift\": 1}\n");
 	free(out);
 	ft_set(&ft, "tty_flip", "nice", "-2");
 	out = run(REPORT_JSON, "[wq:tty*]\nnice = -2\n", &drift);
