@@ -30,6 +30,7 @@ help:
 	@echo "  make kernel-each   build and boot the kernel after each patch of the series"
 	@echo "  make vm-run SCRIPT=path/to/script.sh   run a script in the VM"
 	@echo "  make vm-shell      interactive shell in the VM (Ctrl-a x quits)"
+	@echo "  make bench         benchmarks: dispatch latency under load, enqueue throughput (build/bench/)"
 	@echo "  make install       install wqrtd, wqrtctl, the unit, man pages (DESTDIR, PREFIX)"
 
 all: daemon kernel selftests
@@ -109,3 +110,13 @@ clean:
 # shared and pruned by the build script).
 distclean: clean
 	rm -rf $(BUILD)
+
+# Benchmarks: numbers, never tests. Tables and plots under build/bench/.
+.PHONY: bench bench-latency bench-enqueue
+bench: bench-latency bench-enqueue
+
+bench-latency: deps
+	@selftests/bench/run.sh latency
+
+bench-enqueue: deps
+	@selftests/bench/run.sh enqueue

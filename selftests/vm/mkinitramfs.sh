@@ -50,8 +50,12 @@ for f in wqrtd wqrtctl; do
 		esac
 	fi
 done
-for f in "$build"/daemon/tests/vm-*; do
-	[ -x "$f" ] && cp "$f" "$root/usr/lib/wqrt/daemon-tests/"
+[ -x "$build/daemon/nl_spoof" ] &&
+	cp "$build/daemon/nl_spoof" "$root/usr/lib/wqrt/daemon-tests/"
+# The daemon's VM tests run after the kselftests, from the same list.
+for f in "$root"/usr/lib/wqrt/daemon-tests/wqrtd_*.sh; do
+	[ -e "$f" ] || continue
+	echo "../daemon-tests/$(basename "$f")" >>"$root/usr/lib/wqrt/selftests/list"
 done
 [ -f "$top/conf/wqrt.conf" ] && cp "$top/conf/wqrt.conf" "$root/etc/wqrt.conf"
 if command -v chrt >/dev/null; then

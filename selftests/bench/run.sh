@@ -1,0 +1,126 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# run.sh latency|enqueue: `make bench-latency` / `make bench-enqueue`.
+# Numbers, not tests: every figure is measured side by side in one run, the
+# variants interleaved, and reported as a table (markdown) and a plot (PNG)
+# under build/bench/.
+set -euo pipefail
+
+top=$(cd "$(dirname "$0")/../.." && pwd)
+build=${WQRT_BUILD:-$top/build}
+out=$build/bench
+mkdir -p "$out"
+what=${1:?usage: run.sh latency|enqueue}
+
+build_flavour() { # FLAVOUR -> builds kernel + bench module, prints stage dir
+	local k=$1 stage=$out/stage-$1
+	"$top/kernel/scripts/build.sh" "$k" >&2
+	make --no-print-directory -C "$top/selftests/bench" \
+		KDIR="$build/kernel-$k/obj" OUT="$out/module-$k" >/dev/null
+	rm -rf "$stage"
+	mkdir -p "$stage"
+	cp "$out/module-$k/wqrt_bench.ko" "$stage/"
+	echo "$stage"
+}
+
+boot() { # FLAVOUR SCRIPT NAME TIMEOUT: run SCRIPT in the VM, log in $out/NAME.log
+	local k=$1 script=$2 name=$3 t=$4 stage
+	stage=$out/stage-$k
+	cp "$script" "$stage/run.sh"
+	"$top/selftests/vm/mkinitramfs.sh" "$out/initramfs-$k.cpio" \
+		"$build/selftests/none" "$stage/run.sh"
+	"$top/selftests/vm/run-vm.sh" --mode script --name "bench-$name" \
+		--timeout "$t" "$build/kernel-$k" "$out/initramfs-$k.cpio" \
+		>"$out/$name.vmout" 2>&1 || true
+	cp "$build/vm/bench-$name/tap.log" "$out/$name.log"
+}
+
+percentiles() { # reads numbers (ns) on stdin; prints count p50 p99 p99.9 max in us
+	sort -n | awk '{ v[NR] = $1 } END {
+		if (NR == 0) { print "0 - - - -"; exit }
+		printf "%d %.1f %.1f %.1f %.1f\n", NR, v[int(NR * 0.5) + 1] / 1000,
+			v[int(NR * 0.99) + 1] / 1000,
+			v[(int(NR * 0.999) + 1 > NR) ? NR : int(NR * 0.999) + 1] / 1000,
+			v[NR] / 1000 }'
+}
+
+case "$what" in
+latency)
+	build_flavour perf >/dev/null
+	boot perf "$top/selftests/bench/vm-latency.sh" latency 1500
+	log=$out/latency.log
+	grep -q '^I kernel' "$log" || { cat "$out/latency.vmout"; exit 1; }
+	info=$(grep '^I ' "$log" | cut -c3-)
+	table=$out/latency.md
+	{
+		echo "# Dispatch latency under load ($(date -u +%Y-%m-%d))"
+		echo
+		echo "queue_work() (from a hard hrtimer, as an interrupt handler would)"
+		echo "to the first line of the work function. Kernel: patched perf"
+		echo "flavour (PREEMPT_RT, lock_stat) under QEMU TCG."
+		echo
+		echo '```'
+		echo "$info"
+		echo '```'
+		echo
+		echo "| variant | count | p50 us | p99 us | p99.9 us | max us |"
+		echo "|---|---|---|---|---|---|"
+		for v in default nice-20 fifo50 fifo50-private-reserve kthread50 cyclictest50; do
+			read -r n p50 p99 p999 max < <(awk -v v=$v '$1 == "S" && $2 == v { print $3 }' "$log" | percentiles)
+			echo "| $v | $n | $p50 | $p99 | $p999 | $max |"
+		done
+		echo
+		echo "Burst: K items queued at once, each blocking 2 ms; latency from"
+		echo "queue_work() to the start of each item (policy fifo 50)."
+		echo
+		echo "| variant | count | p50 us | p99 us | p99.9 us | max us |"
+		echo "|---|---|---|---|---|---|"
+		for v in $(awk '$1 == "B" { print $2 }' "$log" | sort -u); do
+			read -r n p50 p99 p999 max < <(awk -v v=$v '$1 == "B" && $2 == v { print $3 }' "$log" | percentiles)
+			echo "| $v | $n | $p50 | $p99 | $p999 | $max |"
+		done
+		grep '^V ' "$log" | sed 's/^V /- skipped: /' || true
+	} >"$table"
+	# Latency distribution: one CDF per variant, log-scale latency axis.
+	for v in default nice-20 fifo50 fifo50-private-reserve kthread50 cyclictest50; do
+		awk -v v=$v '$1 == "S" && $2 == v { print $3 / 1000 }' "$log" | sort -n |
+			awk '{ v[NR] = $1 } END { for (i = 1; i <= NR; i++) print v[i], i / NR }' \
+			>"$out/latency-$v.dat"
+	done
+	gnuplot <<GP
+set terminal pngcairo size 1000,600 noenhanced
+set output "$out/latency.png"
+set title "queue_work() to work start under load (CDF)"
+set logscale x
+set xlabel "latency (us)"
+set ylabel "fraction of items"
+set key bottom right
+set grid
+plot for [v in "default nice-20 fifo50 fifo50-private-reserve kthread50 cyclictest50"] \
+	"$out/latency-".v.".dat" using 1:2 with lines lw 2 title v
+GP
+	cat "$table"
+	echo "bench: table $table, plot $out/latency.png"
+	;;
+enqueue)
+	rounds=${ROUNDS:-3}
+	build_flavour perf >/dev/null
+	build_flavour perf-plain >/dev/null
+	: >"$out/enqueue.raw"
+	for r in $(seq 1 "$rounds"); do
+		for k in perf-plain perf; do
+			echo "bench-enqueue: round $r/$rounds on $k"
+			boot "$k" "$top/selftests/bench/vm-enqueue.sh" "enqueue-$k-$r" 600
+			awk -v k=$k '$1 == "R" { print k, $0 }' "$out/enqueue-$k-$r.log" >>"$out/enqueue.raw"
+		done
+	done
+	"$top/selftests/bench/enqueue-table.sh" "$out/enqueue.raw" >"$out/enqueue.md"
+	cat "$out/enqueue.md"
+	echo "bench: table $out/enqueue.md"
+	;;
+*)
+	echo "usage: run.sh latency|enqueue" >&2
+	exit 2
+	;;
+esac

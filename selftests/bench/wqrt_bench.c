@@ -1,0 +1,441 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * wqrt_bench - workqueue benchmarks for wqrt (not tests: numbers only).
+ *
+ * Creates "wqrt_bench" (WQ_UNBOUND | WQ_SYSFS), whose attributes the runner
+ * sets through sysfs, and an RT kthread_worker for comparison. Controlled
+ * through /sys/kernel/debug/wqrt_bench/:
+ *
+ * latency  write "wq COUNT PERIOD_US" or "kthread COUNT PERIOD_US": a hard
+ *          hrtimer fires every PERIOD_US and queues one item (as a driver's
+ *          interrupt handler would), COUNT times; each item records the
+ *          time from queue_work() to its first line. Read: one latency in
+ *          nanoseconds per line.
+ * burst    write "K ROUNDS": every round queues K items at once, each
+ *          sleeping 2 ms, and records for each item the time from its
+ *          queue_work() to its start. Read: latencies in ns, one per line.
+ * enqueue  write "PRODUCERS ITEMS": PRODUCERS kthreads each queue ITEMS
+ *          distinct work items as fast as they can (seed 000's method).
+ *          Read: "items_per_sec N enq_p50_ns N enq_p99_ns N".
+ */
+#include <linux/module.h>
+#include <linux/workqueue.h>
+#include <linux/kthread.h>
+#include <linux/hrtimer.h>
+#include <linux/debugfs.h>
+#include <linux/seq_file.h>
+#include <linux/slab.h>
+#include <linux/vmalloc.h>
+#include <linux/delay.h>
+#include <linux/sort.h>
+#include <linux/completion.h>
+#include <linux/mutex.h>
+#include <uapi/linux/sched/types.h>
+
+#define MAX_SAMPLES	100000
+
+static struct workqueue_struct *bench_wq;
+static struct kthread_worker *rt_worker;
+static struct dentry *bench_dir;
+static DEFINE_MUTEX(bench_mutex);
+
+/* Results of the last run, one value per sample, read back by the runner. */
+static u64 *samples;
+static unsigned int nr_samples;
+static char enqueue_result[128];
+
+/* ---- periodic latency ---- */
+
+struct lat_item {
+	struct work_struct work;
+	struct kthread_work kwork;
+	u64 queued_ns;
+};
+
+static struct lat_item lat_item;
+static struct hrtimer lat_timer;
+static unsigned int lat_left, lat_period_us;
+static bool lat_use_kthread;
+static DECLARE_COMPLETION(lat_done);
+static atomic_t lat_busy_skips;
+
+static void lat_record(struct lat_item *it)
+{
+	u64 now = ktime_get_ns();
+
+	if (nr_samples < MAX_SAMPLES)
+		samples[nr_samples++] = now - READ_ONCE(it->queued_ns);
+	if (nr_samples >= lat_left)
+		complete(&lat_done);
+}
+
+static void lat_work_fn(struct work_struct *work)
+{
+	lat_record(container_of(work, struct lat_item, work));
+}
+
+static void lat_kwork_fn(struct kthread_work *work)
+{
+	lat_record(container_of(work, struct lat_item, kwork));
+}
+
+static enum hrtimer_restart lat_timer_fn(struct hrtimer *t)
+{
+	bool queued;
+
+	WRITE_ONCE(lat_item.queued_ns, ktime_get_ns());
+	if (lat_use_kthread)
+		queued = kthread_queue_work(rt_worker, &lat_item.kwork);
+	else
+		queued = queue_work(bench_wq, &lat_item.work);
+	/* Still pending from the last period: the consumer is that late. */
+	if (!queued)
+		atomic_inc(&lat_busy_skips);
+
+	if (completion_done(&lat_done))
+		return HRTIMER_NORESTART;
+	hrtimer_forward_now(t, ns_to_ktime((u64)lat_period_us * NSEC_PER_USEC));
+	return HRTIMER_RESTART;
+}
+
+static int run_latency(bool use_kthread, unsigned int count,
+		       unsigned int period_us)
+{
+	if (!count || count > MAX_SAMPLES || period_us < 50)
+		return -EINVAL;
+	nr_samples = 0;
+	lat_left = count;
+	lat_period_us = period_us;
+	lat_use_kthread = use_kthread;
+	atomic_set(&lat_busy_skips, 0);
+	reinit_completion(&lat_done);
+
+	hrtimer_start(&lat_timer, ns_to_ktime((u64)period_us * NSEC_PER_USEC),
+		      HRTIMER_MODE_REL_HARD);
+	wait_for_completion(&lat_done);
+	hrtimer_cancel(&lat_timer);
+	if (use_kthread)
+		kthread_flush_worker(rt_worker);
+	else
+		flush_workqueue(bench_wq);
+	if (atomic_read(&lat_busy_skips))
+		pr_info("wqrt_bench: %d periods found the item still pending\n",
+			atomic_read(&lat_busy_skips));
+	return 0;
+}
+
+/* ---- burst latency ---- */
+
+struct burst_item {
+	struct work_struct work;
+	u64 queued_ns;
+};
+
+static struct burst_item *burst_items;
+
+static void burst_work_fn(struct work_struct *work)
+{
+	struct burst_item *it = container_of(work, struct burst_item, work);
+	u64 lat = ktime_get_ns() - it->queued_ns;
+	unsigned int idx = it - burst_items;
+
+	/* Each item owns its slot: no lock needed. */
+	samples[nr_samples + idx] = lat;
+	/* Block like a driver waiting for hardware: others need workers. */
+	usleep_range(2000, 2100);
+}
+
+static int run_burst(unsigned int k, unsigned int rounds)
+{
+	unsigned int r, i;
+
+	if (!k || k > 256 || !rounds || (u64)k * rounds > MAX_SAMPLES)
+		return -EINVAL;
+	burst_items = kcalloc(k, sizeof(*burst_items), GFP_KERNEL);
+	if (!burst_items)
+		return -ENOMEM;
+	nr_samples = 0;
+	for (r = 0; r < rounds; r++) {
+		for (i = 0; i < k; i++)
+			INIT_WORK(&burst_items[i].work, burst_work_fn);
+		for (i = 0; i < k; i++) {
+			burst_items[i].queued_ns = ktime_get_ns();
+			queue_work(bench_wq, &burst_items[i].work);
+		}
+		flush_workqueue(bench_wq);
+		nr_samples += k;
+		/* Give the pool time to settle (and a reserve to refill). */
+		msleep(50);
+	}
+	kfree(burst_items);
+	burst_items = NULL;
+	return 0;
+}
+
+/* ---- enqueue throughput ---- */
+
+struct producer {
+	struct task_struct *task;
+	struct work_struct *items;
+	unsigned int nr_items;
+	u64 *enq_ns;
+	struct completion *start;
+};
+
+static atomic_t enq_executed;
+static DECLARE_COMPLETION(enq_all_done);
+static unsigned int enq_expected;
+
+static void enq_work_fn(struct work_struct *work)
+{
+	if (atomic_inc_return(&enq_executed) == enq_expected)
+		complete(&enq_all_done);
+}
+
+static int producer_fn(void *arg)
+{
+	struct producer *p = arg;
+	unsigned int i;
+
+	wait_for_completion(p->start);
+	for (i = 0; i < p->nr_items; i++) {
+		u64 t0 = ktime_get_ns();
+
+		queue_work(bench_wq, &p->items[i]);
+		p->enq_ns[i] = ktime_get_ns() - t0;
+	}
+	/* Stay until kthread_stop(): the runner owns our task reference. */
+	while (!kthread_should_stop()) {
+		set_current_state(TASK_INTERRUPTIBLE);
+		if (!kthread_should_stop())
+			schedule();
+		__set_current_state(TASK_RUNNING);
+	}
+	return 0;
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+	u64 x = *(const u64 *)a, y = *(const u64 *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static int run_enqueue(unsigned int nr_prod, unsigned int nr_items)
+{
+	DECLARE_COMPLETION_ONSTACK(start);
+	struct producer *prods;
+	u64 t0, elapsed, total, *all;
+	unsigned int i, j;
+	int ret = 0;
+
+	if (!nr_prod || nr_prod > 16 || !nr_items ||
+	    (u64)nr_prod * nr_items > MAX_SAMPLES * 4)
+		return -EINVAL;
+	total = (u64)nr_prod * nr_items;
+	prods = kcalloc(nr_prod, sizeof(*prods), GFP_KERNEL);
+	all = vmalloc(array_size(total, sizeof(u64)));
+	if (!prods || !all) {
+		ret = -ENOMEM;
+		goto out;
+	}
+	atomic_set(&enq_executed, 0);
+	enq_expected = total;
+	reinit_completion(&enq_all_done);
+
+	for (i = 0; i < nr_prod; i++) {
+		struct producer *p = &prods[i];
+		struct task_struct *task;
+
+		p->nr_items = nr_items;
+		p->start = &start;
+		p->enq_ns = all + (u64)i * nr_items;
+		p->items = vmalloc(array_size(nr_items, sizeof(*p->items)));
+		if (!p->items) {
+			ret = -ENOMEM;
+			goto out;
+		}
+		for (j = 0; j < nr_items; j++)
+			INIT_WORK(&p->items[j], enq_work_fn);
+		task = kthread_create(producer_fn, p, "wqrt_prod/%u", i);
+		if (IS_ERR(task)) {
+			ret = PTR_ERR(task);
+			goto out;
+		}
+		p->task = get_task_struct(task);
+	}
+
+	t0 = ktime_get_ns();
+	for (i = 0; i < nr_prod; i++)
+		wake_up_process(prods[i].task);
+	complete_all(&start);
+	wait_for_completion(&enq_all_done);
+	elapsed = ktime_get_ns() - t0;
+
+	sort(all, total, sizeof(u64), cmp_u64, NULL);
+	snprintf(enqueue_result, sizeof(enqueue_result),
+		 "items_per_sec %llu enq_p50_ns %llu enq_p99_ns %llu\n",
+		 div64_u64(total * NSEC_PER_SEC, elapsed ?: 1),
+		 all[total / 2], all[total * 99 / 100]);
+out:
+	/*
+	 * A producer that was never woken is stopped before it runs
+	 * producer_fn(); the others wait in producer_fn() for this.
+	 */
+	for (i = 0; prods && i < nr_prod; i++) {
+		if (prods[i].task) {
+			kthread_stop(prods[i].task);
+			put_task_struct(prods[i].task);
+		}
+	}
+	flush_workqueue(bench_wq);
+	for (i = 0; prods && i < nr_prod; i++)
+		vfree(prods[i].items);
+	kfree(prods);
+	vfree(all);
+	return ret;
+}
+
+/* ---- debugfs ---- */
+
+static int samples_show(struct seq_file *m, void *v)
+{
+	unsigned int i;
+
+	mutex_lock(&bench_mutex);
+	for (i = 0; i < nr_samples; i++)
+		seq_printf(m, "%llu\n", samples[i]);
+	mutex_unlock(&bench_mutex);
+	return 0;
+}
+
+static int samples_open(struct inode *inode, struct file *file)
+{
+	return single_open_size(file, samples_show, NULL,
+				(size_t)nr_samples * 12 + PAGE_SIZE);
+}
+
+static ssize_t cmd_write(struct file *file, const char __user *ubuf,
+			 size_t len, loff_t *ppos)
+{
+	const char *which = file->f_path.dentry->d_name.name;
+	unsigned int a, b;
+	char buf[64], kind[16];
+	int ret;
+
+	if (len >= sizeof(buf))
+		return -EINVAL;
+	if (copy_from_user(buf, ubuf, len))
+		return -EFAULT;
+	buf[len] = '\0';
+
+	mutex_lock(&bench_mutex);
+	if (!strcmp(which, "latency")) {
+		if (sscanf(buf, "%15s %u %u", kind, &a, &b) != 3)
+			ret = -EINVAL;
+		else if (!strcmp(kind, "wq"))
+			ret = run_latency(false, a, b);
+		else if (!strcmp(kind, "kthread"))
+			ret = run_latency(true, a, b);
+		else
+			ret = -EINVAL;
+	} else if (sscanf(buf, "%u %u", &a, &b) != 2) {
+		ret = -EINVAL;
+	} else if (!strcmp(which, "burst")) {
+		ret = run_burst(a, b);
+	} else {
+		ret = run_enqueue(a, b);
+	}
+	mutex_unlock(&bench_mutex);
+	return ret ? ret : len;
+}
+
+static const struct file_operations samples_fops = {
+	.owner = THIS_MODULE,
+	.open = samples_open,
+	.read = seq_read,
+	.llseek = seq_lseek,
+	.release = single_release,
+	.write = cmd_write,
+};
+
+static int enqueue_show(struct seq_file *m, void *v)
+{
+	seq_puts(m, enqueue_result);
+	return 0;
+}
+
+static int enqueue_open(struct inode *inode, struct file *file)
+{
+	return single_open(file, enqueue_show, NULL);
+}
+
+static const struct file_operations enqueue_fops = {
+	.owner = THIS_MODULE,
+	.open = enqueue_open,
+	.read = seq_read,
+	.llseek = seq_lseek,
+	.release = single_release,
+	.write = cmd_write,
+};
+
+static int __init wqrt_bench_init(void)
+{
+	struct sched_attr attr = {
+		.size = sizeof(attr),
+		.sched_policy = SCHED_FIFO,
+		.sched_priority = 50,
+	};
+	int ret;
+
+	samples = vmalloc(array_size(MAX_SAMPLES, sizeof(u64)));
+	if (!samples)
+		return -ENOMEM;
+	bench_wq = alloc_workqueue("wqrt_bench", WQ_UNBOUND | WQ_SYSFS, 0);
+	if (!bench_wq) {
+		ret = -ENOMEM;
+		goto err_samples;
+	}
+	rt_worker = kthread_create_worker(0, "wqrt_bench_kw");
+	if (IS_ERR(rt_worker)) {
+		ret = PTR_ERR(rt_worker);
+		goto err_wq;
+	}
+	/* Upstream's answer to RT deferred work: a FIFO 50 kthread_worker. */
+	ret = sched_setattr_nocheck(rt_worker->task, &attr);
+	if (ret)
+		goto err_worker;
+
+	INIT_WORK(&lat_item.work, lat_work_fn);
+	kthread_init_work(&lat_item.kwork, lat_kwork_fn);
+	hrtimer_init(&lat_timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL_HARD);
+	lat_timer.function = lat_timer_fn;
+
+	bench_dir = debugfs_create_dir("wqrt_bench", NULL);
+	debugfs_create_file("latency", 0600, bench_dir, NULL, &samples_fops);
+	debugfs_create_file("burst", 0600, bench_dir, NULL, &samples_fops);
+	debugfs_create_file("enqueue", 0600, bench_dir, NULL, &enqueue_fops);
+	return 0;
+
+err_worker:
+	kthread_destroy_worker(rt_worker);
+err_wq:
+	destroy_workqueue(bench_wq);
+err_samples:
+	vfree(samples);
+	return ret;
+}
+
+static void __exit wqrt_bench_exit(void)
+{
+	debugfs_remove_recursive(bench_dir);
+	hrtimer_cancel(&lat_timer);
+	kthread_destroy_worker(rt_worker);
+	destroy_workqueue(bench_wq);
+	vfree(samples);
+}
+
+module_init(wqrt_bench_init);
+module_exit(wqrt_bench_exit);
+MODULE_DESCRIPTION("wqrt workqueue benchmarks");
+MODULE_LICENSE("GPL");
