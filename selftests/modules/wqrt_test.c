@@ -6,11 +6,12 @@
  * (/sys/devices/virtual/workqueue/wqrt_test_*) and a debugfs directory,
  * /sys/kernel/debug/wqrt_test/, with control files:
  *
- *   info              read: which workqueues exist, ordered_sysfs=0|1
+ *   info              read: which workqueues exist, ordered_sysfs=0|1,
+ *                     series=0|1, rescuer_pid= (of wqrt_test_reclaim)
  *   probe_<key>       read: queue one item on <key>, wait, print the worker
  *                     that ran it: "pid= comm= policy= rtprio= nice= cpu="
- *                     <key>: unbound ordered reclaim twin cull system
- *                     system_unbound
+ *                     <key>: unbound ordered reclaim twin cull fresh
+ *                     system system_unbound
  *   burst             write "wq=<key> n=<N> hold_ms=<ms>": queue N items
  *                     that each block until all N run (or hold_ms passes);
  *                     read: summary line + one line per item
@@ -24,6 +25,8 @@
  *   cull_race         write "rounds= burst= kicks= churn= gap_us= idle_ms=
  *                     deadline_ms=": drive the idle cull concurrently with
  *                     kicks on wqrt_test_cull; read: counters incl. stranded
+ *   recreate          write "fresh": destroy and re-create wqrt_test_fresh,
+ *                     so its attributes are again the never-written defaults
  *
  * Writes run synchronously (the write returns when the run is over) and
  * return -EINVAL for unknown or malformed parameters.  Every summary line
@@ -92,6 +95,7 @@ static struct twq twqs[] = {
 	{ .key = "reclaim", .name = "wqrt_test_reclaim" },
 	{ .key = "twin", .name = "wqrt_test_twin" },
 	{ .key = "cull", .name = "wqrt_test_cull" },
+	{ .key = "fresh", .name = "wqrt_test_fresh" },
 	{ .key = "system", .name = "system_wq" },
 	{ .key = "system_unbound", .name = "system_unbound_wq" },
 };
@@ -216,6 +220,8 @@ static int probe_show(struct seq_file *m, void *v)
 	struct probe_item *p;
 	int ret = 0;
 
+	if (!t->wq)
+		return -ENODEV;
 	p = kzalloc(sizeof(*p), GFP_KERNEL);
 	if (!p)
 		return -ENOMEM;
@@ -979,6 +985,31 @@ static ssize_t cull_cmd(char *args, struct seq_buf *out)
 }
 
 /* ------------------------------------------------------------------ */
+/* recreate: a workqueue whose attributes were never written           */
+
+static ssize_t recreate_cmd(char *args, struct seq_buf *out)
+{
+	struct workqueue_struct *wq;
+	struct twq *t;
+
+	t = twq_find(strim(args));
+	/* only the one nobody else relies on */
+	if (!t || strcmp(t->key, "fresh"))
+		return -EINVAL;
+	wq = t->wq;
+	t->wq = NULL;
+	destroy_workqueue(wq);
+	wq = alloc_workqueue("%s", WQ_UNBOUND | WQ_SYSFS, 0, t->name);
+	t->wq = wq;
+	if (!wq) {
+		seq_buf_printf(out, "wq=%s recreated=0 result=FAIL\n", t->name);
+		return -ENOMEM;
+	}
+	seq_buf_printf(out, "wq=%s recreated=1 result=PASS\n", t->name);
+	return 0;
+}
+
+/* ------------------------------------------------------------------ */
 /* info                                                                */
 
 static bool ordered_has_sysfs;
@@ -1043,6 +1074,7 @@ static struct cmd cmds[] = {
 	{ .name = "ordered_check", .run = ordered_cmd },
 	{ .name = "stress", .run = stress_cmd },
 	{ .name = "cull_race", .run = cull_cmd },
+	{ .name = "recreate", .run = recreate_cmd },
 };
 
 static void destroy_all(void)
@@ -1095,13 +1127,15 @@ static int __init wqrt_test_init(void)
 		rescuer_pid = find_rescuer();
 	twqs[3].wq = alloc_workqueue("wqrt_test_twin", WQ_UNBOUND | WQ_SYSFS, 0);
 	twqs[4].wq = alloc_workqueue("wqrt_test_cull", WQ_UNBOUND | WQ_SYSFS, 0);
-	if (!twqs[2].wq || !twqs[3].wq || !twqs[4].wq)
+	twqs[5].wq = alloc_workqueue("wqrt_test_fresh", WQ_UNBOUND | WQ_SYSFS, 0);
+	if (!twqs[2].wq || !twqs[3].wq || !twqs[4].wq || !twqs[5].wq)
 		goto nomem;
-	twqs[0].sysfs = twqs[2].sysfs = twqs[3].sysfs = twqs[4].sysfs = true;
-	for (i = 0; i < 5; i++)
+	twqs[0].sysfs = twqs[2].sysfs = twqs[3].sysfs = true;
+	twqs[4].sysfs = twqs[5].sysfs = true;
+	for (i = 0; i < 6; i++)
 		twqs[i].owned = true;
-	twqs[5].wq = system_wq;
-	twqs[6].wq = system_unbound_wq;
+	twqs[6].wq = system_wq;
+	twqs[7].wq = system_unbound_wq;
 
 	dbg_dir = debugfs_create_dir("wqrt_test", NULL);
 	if (IS_ERR(dbg_dir)) {

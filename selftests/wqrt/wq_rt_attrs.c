@@ -1,0 +1,831 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * wq_rt_attrs - the wqrt scheduling attributes of unbound and ordered
+ * workqueues: policy, rtprio, private and the read-only pool_ids.
+ *
+ *  - round trip and the policy <-> rtprio rules of the ABI;
+ *  - more than 20 bad writes per attribute, each -EINVAL with every
+ *    attribute of the workqueue unchanged;
+ *  - the worker that runs an item has the policy/priority sysfs shows;
+ *  - kworkers created after a change are born with the policy (every
+ *    thread of every pool listed in pool_ids, via sched_getattr());
+ *  - private=1 gives two otherwise identical workqueues different pools;
+ *  - the ordered workqueue runs 10000 items in order, one at a time,
+ *    while its attributes change; its max_active is read-only;
+ *  - the rescuer of a WQ_MEM_RECLAIM workqueue carries the policy;
+ *  - system workqueues and workqueues that did not opt in stay normal.
+ *
+ * On a kernel without the series (no "policy" attribute) every test
+ * SKIPs and says so.
+ */
+#include <pthread.h>
+
+#include "kselftest_harness.h"
+#include "wqrt_lib.h"
+
+#define WQ	WQ_UNBOUND_NAME
+#define TWIN	WQ_TWIN_NAME
+#define ORD	WQ_ORDERED_NAME
+#define REC	WQ_RECLAIM_NAME
+
+static const char * const test_wqs[] = {
+	WQ_UNBOUND_NAME, WQ_TWIN_NAME, WQ_ORDERED_NAME, WQ_RECLAIM_NAME,
+	WQ_CULL_NAME,
+};
+#define NR_TEST_WQS (int)(sizeof(test_wqs) / sizeof(test_wqs[0]))
+
+FIXTURE(rt) {
+	struct wq_snap orig[NR_TEST_WQS];
+	bool have[NR_TEST_WQS];
+	bool ready;
+};
+
+FIXTURE_SETUP(rt)
+{
+	char why[256];
+	int i;
+
+	if (wqrt_load_module(why, sizeof(why)))
+		SKIP(return, "%s", why);
+	if (!wq_has(WQ, "policy"))
+		SKIP(return, "kernel without the wqrt series: no %s/%s/policy",
+		     WQ_DIR, WQ);
+	for (i = 0; i < NR_TEST_WQS; i++) {
+		self->have[i] = wq_has(test_wqs[i], "policy");
+		if (self->have[i])
+			ASSERT_EQ(0, wq_snapshot(test_wqs[i], &self->orig[i]));
+	}
+	self->ready = true;
+}
+
+static const char *snap_get(const struct wq_snap *s, const char *attr)
+{
+	int i;
+
+	for (i = 0; i < s->n; i++)
+		if (!strcmp(s->name[i], attr))
+			return s->val[i];
+	return NULL;
+}
+
+/* Put @wq back to @s: policy first (it resets rtprio), then the rest. */
+static void restore_wq(const char *wq, const struct wq_snap *s)
+{
+	static const char * const order[] = {
+		"policy", "rtprio", "private", "nr_idle_extra", "nice",
+		"cpumask", "affinity_scope", "affinity_strict",
+	};
+	unsigned int i;
+
+	for (i = 0; i < sizeof(order) / sizeof(order[0]); i++) {
+		const char *v = snap_get(s, order[i]);
+		char val[256];
+
+		if (!v)
+			continue;
+		snprintf(val, sizeof(val), "%s", v);
+		val[strcspn(val, " ")] = '\0';	/* "default (cache)" */
+		wq_set(wq, order[i], val);
+	}
+}
+
+FIXTURE_TEARDOWN(rt)
+{
+	int i;
+
+	if (!self->ready)
+		return;
+	for (i = 0; i < NR_TEST_WQS; i++) {
+		struct wq_snap now;
+		char why[256];
+		const char *skip_pool_ids;
+
+		if (!self->have[i])
+			continue;
+		restore_wq(test_wqs[i], &self->orig[i]);
+		ASSERT_EQ(0, wq_snapshot(test_wqs[i], &now));
+		/* pool ids may legitimately differ after a round trip */
+		skip_pool_ids = snap_get(&now, "pool_ids");
+		if (skip_pool_ids) {
+			int k;
+
+			for (k = 0; k < now.n; k++)
+				if (!strcmp(now.name[k], "pool_ids"))
+					snprintf(now.val[k], sizeof(now.val[k]), "%s",
+						 snap_get(&self->orig[i], "pool_ids"));
+		}
+		EXPECT_TRUE(wq_snap_equal(&self->orig[i], &now, why, sizeof(why))) {
+			TH_LOG("%s not restored: %s", test_wqs[i], why);
+		}
+	}
+}
+
+/* ------------------------------------------------------------------ */
+
+static int set_sched(const char *wq, const char *policy, int rtprio)
+{
+	int ret = wq_set(wq, "policy", policy);
+
+	if (ret || policy_from_name(policy) == SCHED_OTHER)
+		return ret;
+	return wq_set_int(wq, "rtprio", rtprio);
+}
+
+static int get_policy(const char *wq)
+{
+	char buf[64];
+
+	if (wq_get(wq, "policy", buf, sizeof(buf)) < 0)
+		return -1;
+	return policy_from_name(buf);
+}
+
+/* The next work item on @key runs with what @wq's sysfs says. */
+static void check_probe(struct __test_metadata *_metadata, const char *key,
+			const char *wq)
+{
+	int policy = get_policy(wq), prio = wq_get_int(wq, "rtprio");
+	struct wid w;
+
+	ASSERT_EQ(0, wqrt_probe(key, &w));
+	EXPECT_EQ(policy, w.policy) {
+		TH_LOG("%s: worker %d (%s) policy %d, sysfs %d", wq, w.pid,
+		       w.comm, w.policy, policy);
+	}
+	EXPECT_EQ(prio, w.rtprio) {
+		TH_LOG("%s: worker %d (%s) rtprio %d, sysfs %d", wq, w.pid,
+		       w.comm, w.rtprio, prio);
+	}
+	if (policy == SCHED_OTHER)
+		EXPECT_EQ(wq_get_int(wq, "nice"), w.nice);
+}
+
+TEST_F(rt, policy_round_trip)
+{
+	char buf[64];
+
+	EXPECT_EQ(SCHED_OTHER, get_policy(WQ));
+	EXPECT_EQ(0, wq_get_int(WQ, "rtprio"));
+	EXPECT_EQ(0, wq_get_int(WQ, "private"));
+
+	/* fifo while rtprio is 0 => rtprio 1 */
+	ASSERT_EQ(0, wq_set(WQ, "policy", "fifo"));
+	ASSERT_LT(0, wq_get(WQ, "policy", buf, sizeof(buf)));
+	EXPECT_STREQ("fifo", buf);
+	EXPECT_EQ(1, wq_get_int(WQ, "rtprio"));
+	check_probe(_metadata, "unbound", WQ);
+
+	ASSERT_EQ(0, wq_set(WQ, "rtprio", "50\n"));
+	EXPECT_EQ(50, wq_get_int(WQ, "rtprio"));
+	check_probe(_metadata, "unbound", WQ);
+
+	/* fifo -> rr keeps a non-zero rtprio */
+	ASSERT_EQ(0, wq_set(WQ, "policy", "RR\n"));
+	ASSERT_LT(0, wq_get(WQ, "policy", buf, sizeof(buf)));
+	EXPECT_STREQ("rr", buf);
+	EXPECT_EQ(50, wq_get_int(WQ, "rtprio"));
+	check_probe(_metadata, "unbound", WQ);
+
+	/* normal => rtprio 0 */
+	ASSERT_EQ(0, wq_set(WQ, "policy", "Normal"));
+	ASSERT_LT(0, wq_get(WQ, "policy", buf, sizeof(buf)));
+	EXPECT_STREQ("normal", buf);
+	EXPECT_EQ(0, wq_get_int(WQ, "rtprio"));
+	check_probe(_metadata, "unbound", WQ);
+
+	/* writing the current value again is fine */
+	ASSERT_EQ(0, wq_set(WQ, "policy", "normal"));
+	ASSERT_EQ(0, wq_set(WQ, "rtprio", "0"));
+
+	/* private round trip */
+	ASSERT_EQ(0, wq_set(WQ, "private", "1"));
+	EXPECT_EQ(1, wq_get_int(WQ, "private"));
+	ASSERT_EQ(0, wq_set(WQ, "private", "0\n"));
+	EXPECT_EQ(0, wq_get_int(WQ, "private"));
+}
+
+TEST_F(rt, rtprio_rules)
+{
+	static const int ok_prios[] = { 1, 2, 49, 98, 99, 1 };
+	unsigned int i;
+
+	/* normal: only 0 fits */
+	ASSERT_EQ(0, wq_set(WQ, "policy", "normal"));
+	EXPECT_EQ(0, wq_set(WQ, "rtprio", "0"));
+	EXPECT_EQ(-EINVAL, wq_set(WQ, "rtprio", "1"));
+	EXPECT_EQ(-EINVAL, wq_set(WQ, "rtprio", "50"));
+	EXPECT_EQ(SCHED_OTHER, get_policy(WQ));
+	EXPECT_EQ(0, wq_get_int(WQ, "rtprio"));
+
+	/* fifo and rr: 1..99 */
+	ASSERT_EQ(0, wq_set(WQ, "policy", "fifo"));
+	for (i = 0; i < sizeof(ok_prios) / sizeof(ok_prios[0]); i++) {
+		ASSERT_EQ(0, wq_set_int(WQ, "rtprio", ok_prios[i]));
+		EXPECT_EQ(ok_prios[i], wq_get_int(WQ, "rtprio"));
+	}
+	EXPECT_EQ(-EINVAL, wq_set(WQ, "rtprio", "0"));
+	EXPECT_EQ(-EINVAL, wq_set(WQ, "rtprio", "100"));
+	EXPECT_EQ(1, wq_get_int(WQ, "rtprio"));
+	EXPECT_EQ(SCHED_FIFO, get_policy(WQ));
+
+	ASSERT_EQ(0, wq_set(WQ, "policy", "rr"));
+	ASSERT_EQ(0, wq_set(WQ, "rtprio", "99"));
+	EXPECT_EQ(-EINVAL, wq_set(WQ, "rtprio", "0"));
+	EXPECT_EQ(99, wq_get_int(WQ, "rtprio"));
+	check_probe(_metadata, "unbound", WQ);
+
+	/* back to normal clears rtprio; nice still applies under normal */
+	ASSERT_EQ(0, wq_set(WQ, "policy", "normal"));
+	EXPECT_EQ(0, wq_get_int(WQ, "rtprio"));
+	ASSERT_EQ(0, wq_set(WQ, "nice", "-7"));
+	check_probe(_metadata, "unbound", WQ);
+}
+
+/* ------------------------------------------------------------------ */
+/* bad writes                                                          */
+
+static char long_a[4097], long_fifo[4097], long_digits[4097];
+
+static void init_long_strings(void)
+{
+	size_t i;
+
+	memset(long_a, 'a', 4096);
+	for (i = 0; i + 4 <= 4096; i += 4)
+		memcpy(long_fifo + i, "fifo", 4);
+	memset(long_digits, '1', 4096);
+}
+
+/* Every attribute of @wq and its twin unchanged by a rejected write. */
+static void expect_rejected(struct __test_metadata *_metadata, const char *wq,
+			    const char *attr, const char *val)
+{
+	struct wq_snap before, after, tb, ta;
+	char why[256];
+	int ret;
+
+	ASSERT_EQ(0, wq_snapshot(wq, &before));
+	ASSERT_EQ(0, wq_snapshot(TWIN, &tb));
+	ret = wq_set(wq, attr, val);
+	ASSERT_EQ(0, wq_snapshot(wq, &after));
+	ASSERT_EQ(0, wq_snapshot(TWIN, &ta));
+	EXPECT_EQ(-EINVAL, ret) {
+		TH_LOG("%s/%s <- '%.32s'%s (len %zu): %s", wq, attr, val,
+		       strlen(val) > 32 ? "..." : "", strlen(val),
+		       ret ? strerror(-ret) : "accepted");
+	}
+	EXPECT_TRUE(wq_snap_equal(&before, &after, why, sizeof(why))) {
+		TH_LOG("%s/%s <- '%.32s': state changed: %s", wq, attr, val,
+		       why);
+	}
+	EXPECT_TRUE(wq_snap_equal(&tb, &ta, why, sizeof(why))) {
+		TH_LOG("%s/%s <- '%.32s': %s changed: %s", wq, attr, val,
+		       TWIN, why);
+	}
+}
+
+static const char * const bad_policy[] = {
+	"\n", " ", "fif", "fifo2", " fifo", "fifo ", "\tfifo", "fifo\n\n",
+	"fifo\t", "100", "-1", "0x10", "50 60", "0", "1", "2", "f", "r",
+	"norm", "normal1", "nor mal", "rrr", "batch", "idle", "deadline",
+	"other", "SCHED_FIFO", "fifo,rr", "fifo fifo", "\xff\xfe",
+	long_a, long_fifo,
+};
+
+TEST_F(rt, bad_policy)
+{
+	unsigned int i;
+
+	init_long_strings();
+	ASSERT_GE(sizeof(bad_policy) / sizeof(bad_policy[0]), 20U);
+	/* from normal and from an RT setting */
+	for (i = 0; i < sizeof(bad_policy) / sizeof(bad_policy[0]); i++)
+		expect_rejected(_metadata, WQ, "policy", bad_policy[i]);
+	ASSERT_EQ(0, set_sched(WQ, "rr", 42));
+	for (i = 0; i < sizeof(bad_policy) / sizeof(bad_policy[0]); i++)
+		expect_rejected(_metadata, WQ, "policy", bad_policy[i]);
+	EXPECT_EQ(SCHED_RR, get_policy(WQ));
+	EXPECT_EQ(42, wq_get_int(WQ, "rtprio"));
+}
+
+static const char * const bad_rtprio[] = {
+	"\n", " ", "100", "-1", "0x10", "010x", "50 60", "1.5", "abc",
+	"fifo", "5x", "x5", " 5", "5 ", "\t5", "5\n\n", "--1", "1e2",
+	"99999999999", "4294967297", "-0x1", "256", "1000", "0", long_digits,
+	long_a,
+};
+
+TEST_F(rt, bad_rtprio)
+{
+	unsigned int i;
+
+	init_long_strings();
+	ASSERT_GE(sizeof(bad_rtprio) / sizeof(bad_rtprio[0]), 20U);
+	ASSERT_EQ(0, set_sched(WQ, "fifo", 42));
+	/* "0" does not fit fifo */
+	for (i = 0; i < sizeof(bad_rtprio) / sizeof(bad_rtprio[0]); i++)
+		expect_rejected(_metadata, WQ, "rtprio", bad_rtprio[i]);
+	EXPECT_EQ(42, wq_get_int(WQ, "rtprio"));
+
+	/* under normal, any non-zero rtprio is rejected as well */
+	ASSERT_EQ(0, wq_set(WQ, "policy", "normal"));
+	expect_rejected(_metadata, WQ, "rtprio", "1");
+	expect_rejected(_metadata, WQ, "rtprio", "50");
+	expect_rejected(_metadata, WQ, "rtprio", "99");
+	for (i = 0; i < sizeof(bad_rtprio) / sizeof(bad_rtprio[0]); i++)
+		if (strcmp(bad_rtprio[i], "0"))
+			expect_rejected(_metadata, WQ, "rtprio", bad_rtprio[i]);
+}
+
+static const char * const bad_private[] = {
+	"2", "-1", "\n", " ", "10", "11", "0x1", "0 1", "1 0", "yes", "no",
+	"on", "true", "y", "n", "1x", "x1", " 1", "1 ", "\t0", "256",
+	"99999999999", "1\n\n", long_digits, long_a,
+};
+
+TEST_F(rt, bad_private)
+{
+	unsigned int i;
+
+	init_long_strings();
+	ASSERT_GE(sizeof(bad_private) / sizeof(bad_private[0]), 20U);
+	for (i = 0; i < sizeof(bad_private) / sizeof(bad_private[0]); i++)
+		expect_rejected(_metadata, WQ, "private", bad_private[i]);
+	ASSERT_EQ(0, wq_set(WQ, "private", "1"));
+	for (i = 0; i < sizeof(bad_private) / sizeof(bad_private[0]); i++)
+		expect_rejected(_metadata, WQ, "private", bad_private[i]);
+	EXPECT_EQ(1, wq_get_int(WQ, "private"));
+}
+
+TEST_F(rt, pool_ids_read_only)
+{
+	struct stat st;
+	char p[PATH_MAX], buf[1024];
+	int ids[64];
+
+	ASSERT_EQ(0, stat(wq_path(p, sizeof(p), WQ, "pool_ids"), &st));
+	EXPECT_EQ(0U, st.st_mode & 0222U);
+	ASSERT_LT(0, wq_get(WQ, "pool_ids", buf, sizeof(buf)));
+	EXPECT_LT(0, parse_pool_ids(buf, ids, 64)) {
+		TH_LOG("pool_ids '%s' is not 'pod:pool ...'", buf);
+	}
+	EXPECT_NE(0, wq_set(WQ, "pool_ids", "0:1"));
+}
+
+/* ------------------------------------------------------------------ */
+/* workers                                                             */
+
+TEST_F(rt, worker_matches_sysfs)
+{
+	static const struct { const char *p; int prio; int nice; } steps[] = {
+		{ "fifo", 10, 0 }, { "rr", 20, 0 }, { "fifo", 99, 0 },
+		{ "normal", 0, -5 }, { "fifo", 1, 0 }, { "normal", 0, 3 },
+		{ "rr", 1, 0 }, { "normal", 0, 0 },
+	};
+	unsigned int i;
+
+	for (i = 0; i < sizeof(steps) / sizeof(steps[0]); i++) {
+		ASSERT_EQ(0, set_sched(WQ, steps[i].p, steps[i].prio));
+		if (policy_from_name(steps[i].p) == SCHED_OTHER)
+			ASSERT_EQ(0, wq_set_int(WQ, "nice", steps[i].nice));
+		check_probe(_metadata, "unbound", WQ);
+		check_probe(_metadata, "unbound", WQ);
+	}
+}
+
+/*
+ * Every kworker of every pool of @wq runs with @policy/@prio.  Returns the
+ * number of threads checked.
+ */
+static int check_pool_threads(struct __test_metadata *_metadata,
+			      const char *wq, int policy, int prio)
+{
+	int ids[64], pids[512], n, i, j, c, total = 0;
+
+	n = wq_pool_ids(wq, ids, 64);
+	EXPECT_LT(0, n);
+	for (i = 0; i < n; i++) {
+		c = pool_workers(ids[i], pids, 512);
+		for (j = 0; j < c && j < 512; j++) {
+			struct wqrt_sched_attr a;
+			char comm[64] = "?";
+
+			if (wqrt_getattr(pids[j], &a))
+				continue;	/* exited meanwhile */
+			proc_comm(pids[j], comm, sizeof(comm));
+			total++;
+			EXPECT_EQ((unsigned int)policy, a.sched_policy) {
+				TH_LOG("%s pool %d: %d (%s) policy %u, want %d",
+				       wq, ids[i], pids[j], comm,
+				       a.sched_policy, policy);
+			}
+			EXPECT_EQ((unsigned int)prio, a.sched_priority) {
+				TH_LOG("%s pool %d: %d (%s) prio %u, want %d",
+				       wq, ids[i], pids[j], comm,
+				       a.sched_priority, prio);
+			}
+		}
+	}
+	return total;
+}
+
+static void burst_check(struct __test_metadata *_metadata, const char *key,
+			int n, int policy, int prio)
+{
+	static char out[WQRT_RESULT_MAX];
+	char args[128], *line;
+
+	snprintf(args, sizeof(args), "wq=%s n=%d hold_ms=3000", key, n);
+	ASSERT_EQ(0, dbg_run("burst", args, out, sizeof(out)));
+	EXPECT_TRUE(kv_pass(out)) {
+		TH_LOG("burst: %.200s", out);
+	}
+	for (line = strchr(out, '\n'); line && line[1]; line = strchr(line + 1, '\n')) {
+		struct wid w;
+
+		if (wid_parse(line + 1, &w))
+			continue;
+		EXPECT_EQ(policy, w.policy) {
+			TH_LOG("burst item on %s (%d): policy %d", w.comm,
+			       w.pid, w.policy);
+		}
+		EXPECT_EQ(prio, w.rtprio);
+	}
+}
+
+TEST_F_TIMEOUT(rt, new_kworkers_born_with_policy, 120)
+{
+	int n;
+
+	ASSERT_EQ(0, set_sched(WQ, "fifo", 33));
+	/* 6 items that all block at once force new workers */
+	burst_check(_metadata, "unbound", 6, SCHED_FIFO, 33);
+	n = check_pool_threads(_metadata, WQ, SCHED_FIFO, 33);
+	EXPECT_LE(6, n) {
+		TH_LOG("only %d kworkers in the pools of %s after a burst of 6",
+		       n, WQ);
+	}
+
+	ASSERT_EQ(0, set_sched(WQ, "rr", 12));
+	burst_check(_metadata, "unbound", 8, SCHED_RR, 12);
+	n = check_pool_threads(_metadata, WQ, SCHED_RR, 12);
+	EXPECT_LE(8, n);
+
+	/* and back: new workers are plain CFS again */
+	ASSERT_EQ(0, wq_set(WQ, "policy", "normal"));
+	burst_check(_metadata, "unbound", 4, SCHED_OTHER, 0);
+	check_pool_threads(_metadata, WQ, SCHED_OTHER, 0);
+}
+
+static bool same_set(const int *a, int na, const int *b, int nb)
+{
+	int i, j;
+
+	if (na != nb)
+		return false;
+	for (i = 0; i < na; i++) {
+		for (j = 0; j < nb; j++)
+			if (a[i] == b[j])
+				break;
+		if (j == nb)
+			return false;
+	}
+	return true;
+}
+
+static bool disjoint(const int *a, int na, const int *b, int nb)
+{
+	int i, j;
+
+	for (i = 0; i < na; i++)
+		for (j = 0; j < nb; j++)
+			if (a[i] == b[j])
+				return false;
+	return true;
+}
+
+TEST_F(rt, private_pools)
+{
+	int a[64], b[64], na, nb;
+	char sa[512], sb[512];
+
+	ASSERT_EQ(0, set_sched(WQ, "fifo", 7));
+	ASSERT_EQ(0, set_sched(TWIN, "fifo", 7));
+
+	/* identical attributes, private=0: the pools are shared */
+	na = wq_pool_ids(WQ, a, 64);
+	nb = wq_pool_ids(TWIN, b, 64);
+	ASSERT_LT(0, na);
+	ASSERT_LT(0, nb);
+	wq_get(WQ, "pool_ids", sa, sizeof(sa));
+	wq_get(TWIN, "pool_ids", sb, sizeof(sb));
+	EXPECT_TRUE(same_set(a, na, b, nb)) {
+		TH_LOG("private=0, same attrs, different pools: '%s' vs '%s'",
+		       sa, sb);
+	}
+
+	/* private=1 on one: its pools are its own */
+	ASSERT_EQ(0, wq_set(TWIN, "private", "1"));
+	na = wq_pool_ids(WQ, a, 64);
+	nb = wq_pool_ids(TWIN, b, 64);
+	wq_get(WQ, "pool_ids", sa, sizeof(sa));
+	wq_get(TWIN, "pool_ids", sb, sizeof(sb));
+	EXPECT_TRUE(disjoint(a, na, b, nb)) {
+		TH_LOG("private=1 but pools shared: '%s' vs '%s'", sa, sb);
+	}
+	check_probe(_metadata, "twin", TWIN);
+
+	/* private=1 on both, identical attributes: still apart */
+	ASSERT_EQ(0, wq_set(WQ, "private", "1"));
+	na = wq_pool_ids(WQ, a, 64);
+	nb = wq_pool_ids(TWIN, b, 64);
+	wq_get(WQ, "pool_ids", sa, sizeof(sa));
+	wq_get(TWIN, "pool_ids", sb, sizeof(sb));
+	EXPECT_TRUE(disjoint(a, na, b, nb)) {
+		TH_LOG("both private but pools shared: '%s' vs '%s'", sa, sb);
+	}
+	check_probe(_metadata, "unbound", WQ);
+
+	/* and back to sharing */
+	ASSERT_EQ(0, wq_set(WQ, "private", "0"));
+	ASSERT_EQ(0, wq_set(TWIN, "private", "0"));
+	na = wq_pool_ids(WQ, a, 64);
+	nb = wq_pool_ids(TWIN, b, 64);
+	EXPECT_TRUE(same_set(a, na, b, nb));
+
+	/* an RT workqueue never shares with a normal one */
+	ASSERT_EQ(0, wq_set(TWIN, "policy", "normal"));
+	na = wq_pool_ids(WQ, a, 64);
+	nb = wq_pool_ids(TWIN, b, 64);
+	EXPECT_TRUE(disjoint(a, na, b, nb));
+}
+
+/* ------------------------------------------------------------------ */
+/* ordered                                                             */
+
+struct ord_run {
+	char out[1024];
+	int ret;
+	volatile int done;
+};
+
+static void *ord_thread(void *arg)
+{
+	struct ord_run *r = arg;
+
+	r->ret = dbg_run("ordered_check",
+			 "n=10000 pause_every=50 pause_us=300 timeout_s=150",
+			 r->out, sizeof(r->out));
+	__atomic_store_n(&r->done, 1, __ATOMIC_RELEASE);
+	return NULL;
+}
+
+TEST_F_TIMEOUT(rt, ordered_in_order_while_attrs_change, 240)
+{
+	static const struct { const char *p; int prio; } scheds[] = {
+		{ "fifo", 10 }, { "rr", 30 }, { "normal", 0 }, { "fifo", 99 },
+		{ "rr", 1 }, { "normal", 0 },
+	};
+	int ncpu = cpu_count_possible(), changes = 0, fails = 0, i = 0;
+	struct ord_run r = {};
+	char mask[32];
+	pthread_t th;
+
+	if (!wq_has(ORD, "policy"))
+		SKIP(return, "%s has no sysfs policy (module info: ordered_sysfs=0)",
+		     ORD);
+	ASSERT_EQ(0, pthread_create(&th, NULL, ord_thread, &r));
+	while (!__atomic_load_n(&r.done, __ATOMIC_ACQUIRE)) {
+		unsigned int k = i % (sizeof(scheds) / sizeof(scheds[0]));
+
+		fails += !!set_sched(ORD, scheds[k].p, scheds[k].prio);
+		if (policy_from_name(scheds[k].p) == SCHED_OTHER)
+			fails += !!wq_set_int(ORD, "nice", (i % 7) - 3);
+		/* one CPU at a time, then all */
+		if (ncpu > 1 && ncpu < 64) {
+			int cpu = i % (ncpu + 1);
+
+			snprintf(mask, sizeof(mask), "%llx",
+				 cpu == ncpu ? (1ULL << ncpu) - 1 : 1ULL << cpu);
+			fails += !!wq_set(ORD, "cpumask", mask);
+		}
+		changes++;
+		i++;
+		wqrt_msleep(5);
+	}
+	pthread_join(th, NULL);
+	ASSERT_EQ(0, r.ret);
+	TH_LOG("%d attribute changes during the run: %s", changes, r.out);
+	EXPECT_TRUE(kv_pass(r.out)) {
+		TH_LOG("ordered_check: %s", r.out);
+	}
+	EXPECT_EQ(10000, kv_long(r.out, "executed", -1));
+	EXPECT_EQ(0, kv_long(r.out, "concurrent", -1));
+	EXPECT_EQ(0, kv_long(r.out, "out_of_order", -1));
+	EXPECT_EQ(0, fails);
+	EXPECT_LE(2, changes);
+}
+
+TEST_F(rt, ordered_max_active_read_only)
+{
+	struct stat st;
+	char p[PATH_MAX];
+	int ret;
+
+	if (!wqrt_exists(WQ_DIR "/" ORD))
+		SKIP(return, "%s not in sysfs (module info: ordered_sysfs=0)", ORD);
+	ASSERT_EQ(0, stat(wq_path(p, sizeof(p), ORD, "max_active"), &st));
+	EXPECT_EQ(0U, st.st_mode & 0222U) {
+		TH_LOG("max_active of an ordered workqueue is mode %o",
+		       st.st_mode & 0777);
+	}
+	EXPECT_EQ(1, wq_get_int(ORD, "max_active"));
+	ret = wq_set(ORD, "max_active", "4");
+	EXPECT_NE(0, ret);
+	EXPECT_EQ(1, wq_get_int(ORD, "max_active"));
+	/* and the ordered workqueue has the unbound attribute set */
+	EXPECT_TRUE(wq_has(ORD, "cpumask"));
+	EXPECT_TRUE(wq_has(ORD, "nice"));
+	EXPECT_TRUE(wq_has(ORD, "rtprio"));
+	check_probe(_metadata, "ordered", ORD);
+}
+
+/* ------------------------------------------------------------------ */
+/* rescuer                                                             */
+
+static int rescuer_pid(void)
+{
+	char buf[512];
+
+	if (dbg_read("info", buf, sizeof(buf)) < 0)
+		return -1;
+	{
+		const char *p = strstr(buf, "rescuer_pid=");
+
+		return p ? atoi(p + strlen("rescuer_pid=")) : -1;
+	}
+}
+
+/* Poll: the rescuer is updated when the attributes are applied. */
+static bool wait_sched(int pid, int policy, int prio,
+		       struct wqrt_sched_attr *a)
+{
+	double end = wqrt_now() + 3;
+
+	do {
+		if (wqrt_getattr(pid, a))
+			return false;
+		if ((int)a->sched_policy == policy &&
+		    (int)a->sched_priority == prio)
+			return true;
+		wqrt_msleep(20);
+	} while (wqrt_now() < end);
+	return false;
+}
+
+TEST_F(rt, rescuer_carries_policy)
+{
+	struct wqrt_sched_attr a;
+	char comm[64];
+	int pid = rescuer_pid();
+
+	ASSERT_LT(0, pid) {
+		TH_LOG("the module did not find the rescuer of %s", REC);
+	}
+	ASSERT_LT(0, proc_comm(pid, comm, sizeof(comm)));
+	/* 15 chars of "kworker/R-wqrt_test_reclaim" */
+	ASSERT_EQ(0, strncmp(comm, "kworker/R-wqrt_", 15)) {
+		TH_LOG("pid %d is '%s'", pid, comm);
+	}
+	ASSERT_TRUE(wq_has(REC, "policy"));
+
+	ASSERT_EQ(0, set_sched(REC, "fifo", 21));
+	EXPECT_TRUE(wait_sched(pid, SCHED_FIFO, 21, &a)) {
+		TH_LOG("rescuer %d: policy %u prio %u, want fifo 21", pid,
+		       a.sched_policy, a.sched_priority);
+	}
+	check_probe(_metadata, "reclaim", REC);
+
+	ASSERT_EQ(0, set_sched(REC, "rr", 5));
+	EXPECT_TRUE(wait_sched(pid, SCHED_RR, 5, &a)) {
+		TH_LOG("rescuer %d: policy %u prio %u, want rr 5", pid,
+		       a.sched_policy, a.sched_priority);
+	}
+
+	ASSERT_EQ(0, wq_set(REC, "policy", "normal"));
+	EXPECT_TRUE(wait_sched(pid, SCHED_OTHER, 0, &a)) {
+		TH_LOG("rescuer %d: policy %u prio %u, want normal", pid,
+		       a.sched_policy, a.sched_priority);
+	}
+}
+
+/* ------------------------------------------------------------------ */
+/* no global side effects                                              */
+
+/* Pools of every test workqueue that is not normal right now. */
+static int rt_pools(int *ids, int max)
+{
+	int n = 0, i, k, c, tmp[64];
+
+	for (i = 0; i < NR_TEST_WQS; i++) {
+		if (!wq_has(test_wqs[i], "policy") ||
+		    get_policy(test_wqs[i]) == SCHED_OTHER)
+			continue;
+		c = wq_pool_ids(test_wqs[i], tmp, 64);
+		for (k = 0; k < c && n < max; k++)
+			ids[n++] = tmp[k];
+	}
+	return n;
+}
+
+/*
+ * Every kworker that does not belong to an RT pool is SCHED_OTHER.  Pools
+ * a previous step left behind are torn down asynchronously: retry for a
+ * few seconds before calling a thread a leak.
+ */
+static int count_foreign_rt(char *first, size_t len)
+{
+	static struct kthr t[MAX_KTHR];
+	int ids[256], nids = rt_pools(ids, 256), n, i, j, bad = 0;
+
+	n = list_threads("kworker/", t, MAX_KTHR);
+	if (n > MAX_KTHR)
+		n = MAX_KTHR;
+	for (i = 0; i < n; i++) {
+		struct wqrt_sched_attr a;
+		int pool = kworker_upool(t[i].comm);
+
+		if (!strncmp(t[i].comm, "kworker/R-", 10))
+			continue;	/* rescuers: checked on their own */
+		if (pool >= 0) {
+			for (j = 0; j < nids; j++)
+				if (ids[j] == pool)
+					break;
+			if (j < nids)
+				continue;
+		} else if (!kworker_is_percpu(t[i].comm)) {
+			continue;
+		}
+		if (wqrt_getattr(t[i].pid, &a))
+			continue;
+		if (a.sched_policy != SCHED_OTHER) {
+			if (!bad++)
+				snprintf(first, len, "%d %s policy %u prio %u",
+					 t[i].pid, t[i].comm, a.sched_policy,
+					 a.sched_priority);
+		}
+	}
+	return bad;
+}
+
+TEST_F_TIMEOUT(rt, no_global_side_effects, 60)
+{
+	char first[256] = "";
+	struct wid w;
+	double end;
+	int bad;
+
+	ASSERT_EQ(0, set_sched(WQ, "fifo", 40));
+	ASSERT_EQ(0, set_sched(TWIN, "rr", 41));
+	burst_check(_metadata, "unbound", 4, SCHED_FIFO, 40);
+
+	/* system workqueues */
+	ASSERT_EQ(0, wqrt_probe("system", &w));
+	EXPECT_EQ(SCHED_OTHER, w.policy) {
+		TH_LOG("system_wq item ran on %s (%d) with policy %d", w.comm,
+		       w.pid, w.policy);
+	}
+	ASSERT_EQ(0, wqrt_probe("system_unbound", &w));
+	EXPECT_EQ(SCHED_OTHER, w.policy) {
+		TH_LOG("system_unbound_wq item ran on %s (%d) with policy %d",
+		       w.comm, w.pid, w.policy);
+	}
+	/* a test workqueue that did not opt in */
+	ASSERT_EQ(0, wqrt_probe("cull", &w));
+	EXPECT_EQ(SCHED_OTHER, w.policy);
+	EXPECT_EQ(0, w.rtprio);
+
+	/* every kworker outside the RT pools, per-cpu ones included */
+	end = wqrt_now() + 5;
+	while ((bad = count_foreign_rt(first, sizeof(first))) &&
+	       wqrt_now() < end)
+		wqrt_msleep(200);
+	EXPECT_EQ(0, bad) {
+		TH_LOG("%d kworkers outside the RT pools are not SCHED_OTHER, e.g. %s",
+		       bad, first);
+	}
+
+	/* and once the workqueues are normal again, no RT kworker is left */
+	ASSERT_EQ(0, wq_set(WQ, "policy", "normal"));
+	ASSERT_EQ(0, wq_set(TWIN, "policy", "normal"));
+	end = wqrt_now() + 10;
+	while ((bad = count_foreign_rt(first, sizeof(first))) &&
+	       wqrt_now() < end)
+		wqrt_msleep(200);
+	EXPECT_EQ(0, bad) {
+		TH_LOG("%d RT kworkers left after reverting to normal, e.g. %s",
+		       bad, first);
+	}
+}
+
+TEST_HARNESS_MAIN
