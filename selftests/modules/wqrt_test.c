@@ -904,7 +904,7 @@ static ssize_t cull_cmd(char *args, struct seq_buf *out)
 		kfree(citems);
 		return -ENOMEM;
 	}
-	INIT_WORK(&nudge, nudge_fn);
+	INIT_WORK_ONSTACK(&nudge, nudge_fn);
 	for (i = 0; i < churn; i++)
 		INIT_WORK(&citems[i].work, churn_fn);
 
@@ -971,6 +971,7 @@ static ssize_t cull_cmd(char *args, struct seq_buf *out)
 		flush_work(&nudge);
 	}
 	flush_workqueue(wq);
+	destroy_work_on_stack(&nudge);
 
 	seq_buf_printf(out,
 		       "rounds=%u burst=%u kicks=%lu stranded=%lu recovered_by_nudge=%lu max_lat_us=%lld idle_ms=%u deadline_ms=%u elapsed_ms=%lld result=%s\n",

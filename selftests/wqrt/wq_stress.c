@@ -84,6 +84,19 @@ static void *hotplug_thread(void *arg)
 	return NULL;
 }
 
+/* TH_LOG each line, so that every line of the output stays a TAP comment */
+static void log_lines(struct __test_metadata *_metadata, const char *out)
+{
+	char *copy = strdup(out), *save = NULL, *line;
+
+	if (!copy)
+		return;
+	for (line = strtok_r(copy, "\n", &save); line;
+	     line = strtok_r(NULL, "\n", &save))
+		TH_LOG("%s", line);
+	free(copy);
+}
+
 static int stress_secs(void)
 {
 	const char *s = getenv("WQRT_STRESS_SECS");
@@ -110,7 +123,7 @@ TEST_F_TIMEOUT(stress, queue_flush_cancel_with_hotplug, 300)
 
 	TH_LOG("%d CPU offline/online cycles, %d errors", plug.cycles,
 	       plug.errors);
-	TH_LOG("%s", out);
+	log_lines(_metadata, out);
 	EXPECT_TRUE(kv_pass(out));
 	EXPECT_LT(0, kv_long(out, "queued", 0));
 	EXPECT_EQ(0, kv_long(out, "lost", -1));
