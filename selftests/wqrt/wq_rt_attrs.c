@@ -574,7 +574,7 @@ static void *ord_thread(void *arg)
 	struct ord_run *r = arg;
 
 	r->ret = dbg_run("ordered_check",
-			 "n=10000 pause_every=50 pause_us=300 timeout_s=150",
+			 "n=10000 delay_us=20 pause_every=20 pause_us=500 timeout_s=150",
 			 r->out, sizeof(r->out));
 	__atomic_store_n(&r->done, 1, __ATOMIC_RELEASE);
 	return NULL;
