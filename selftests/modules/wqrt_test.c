@@ -883,6 +883,8 @@ static ssize_t cull_cmd(char *args, struct seq_buf *out)
 	struct work_struct nudge;
 	struct burst_ctx bctx = {};
 	unsigned long stranded = 0, late_recovered = 0, total = 0;
+	unsigned long new_workers = 0;
+	pid_t max_pid = 0, round_max;
 	unsigned int r, i;
 	s64 max_lat = 0;
 	ktime_t t0;
@@ -916,6 +918,17 @@ static ssize_t cull_cmd(char *args, struct seq_buf *out)
 		bctx.n = burst;
 		bctx.hold_ms = 5000;
 		burst_run(wq, bitems, &bctx);
+		/*
+		 * Workers with a pid above any seen before were created for
+		 * this burst: the cull took the previous round's workers.
+		 */
+		round_max = max_pid;
+		for (i = 0; i < burst; i++) {
+			if (bitems[i].wid.pid > max_pid)
+				new_workers++;
+			round_max = max(round_max, bitems[i].wid.pid);
+		}
+		max_pid = round_max;
 
 		/*
 		 * 2. sleep somewhere around the idle timeout, so the cull
@@ -974,8 +987,8 @@ static ssize_t cull_cmd(char *args, struct seq_buf *out)
 	destroy_work_on_stack(&nudge);
 
 	seq_buf_printf(out,
-		       "rounds=%u burst=%u kicks=%lu stranded=%lu recovered_by_nudge=%lu max_lat_us=%lld idle_ms=%u deadline_ms=%u elapsed_ms=%lld result=%s\n",
-		       rounds, burst, total, stranded, late_recovered,
+		       "rounds=%u burst=%u kicks=%lu stranded=%lu recovered_by_nudge=%lu new_workers=%lu max_lat_us=%lld idle_ms=%u deadline_ms=%u elapsed_ms=%lld result=%s\n",
+		       rounds, burst, total, stranded, late_recovered, new_workers,
 		       max_lat / 1000, idle_ms, deadline_ms,
 		       ktime_ms_delta(ktime_get(), t0),
 		       stranded ? "FAIL" : "PASS");
