@@ -16,7 +16,7 @@ DESTDIR ?=
 .PHONY: help all deps kernel kernel-plain kernel-tree kernel-export \
 	checkpatch daemon daemon-test selftests initramfs vm-run vm-shell \
 	vm-test check check-vm check-unit demo install clean distclean \
-	kernel-each
+	kernel-each e2e
 
 help:
 	@echo "wqrt targets:"
@@ -28,6 +28,7 @@ help:
 	@echo "  make kernel-export write build/linux's commits back to kernel/patches"
 	@echo "  make checkpatch    checkpatch.pl --strict on every patch"
 	@echo "  make kernel-each   build and boot the kernel after each patch of the series"
+	@echo "  make e2e           the user's day in a Debian + systemd VM on the patched kernel"
 	@echo "  make vm-run SCRIPT=path/to/script.sh   run a script in the VM"
 	@echo "  make vm-shell      interactive shell in the VM (Ctrl-a x quits)"
 	@echo "  make bench         benchmarks: dispatch latency under load, enqueue throughput (build/bench/)"
@@ -83,6 +84,12 @@ vm-run: selftests daemon
 
 vm-shell: initramfs
 	@selftests/vm/run-vm.sh --mode shell $(KDIR) $(BUILD)/initramfs-$(KERNEL).cpio
+
+# The user's day in a Debian 12 VM with systemd as PID 1 on the test kernel.
+e2e: selftests daemon
+	@selftests/e2e/mkimage.sh $(BUILD)/e2e.cpio $(BUILD)/selftests/$(KERNEL)
+	@WQRT_VM_MEM=2048 selftests/vm/run-vm.sh --name $(KERNEL)-e2e \
+		--timeout 900 $(KDIR) $(BUILD)/e2e.cpio
 
 demo:
 	@$(MAKE) --no-print-directory vm-run KERNEL=test SCRIPT=selftests/vm/demo.sh

@@ -59,6 +59,7 @@ for k in test plain; do
 		record "vm-$k" 0 1
 		continue
 	fi
+	rm -f "build/vm/$k-selftests/tap.log.result"
 	"${make_q[@]}" vm-test KERNEL=$k
 	if [ -f "build/vm/$k-selftests/tap.log.result" ]; then
 		cp "build/vm/$k-selftests/tap.log.result" "$results/vm-$k"
@@ -66,6 +67,15 @@ for k in test plain; do
 		record "vm-$k" 0 1
 	fi
 done
+
+stage "e2e: the user's day with systemd as PID 1 on the test kernel"
+rm -f build/vm/test-e2e/tap.log.result
+"${make_q[@]}" e2e KERNEL=test
+if [ -f build/vm/test-e2e/tap.log.result ]; then
+	cp build/vm/test-e2e/tap.log.result "$results/e2e"
+else
+	record e2e 0 1
+fi
 
 echo
 echo "=== check: summary ==="

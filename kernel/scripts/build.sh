@@ -5,7 +5,8 @@
 #
 # Build one kernel flavour and point build/kernel-FLAVOUR at it:
 #
-#   test    the series, wqrt.config + debug.config (lockdep): the kernel
+#   test    the series, wqrt.config + systemd.config + debug.config
+#           (lockdep): the kernel
 #           every VM test boots
 #   plain   no series, same config: the A/B baseline and the
 #           "kernel without the series" case of the tests
@@ -17,9 +18,10 @@
 # each patch builds and boots on its own).
 #
 # Builds are cached in $WQRT_CACHE/kernel/FLAVOUR-KEY, KEY being a hash of
-# the source package version, the patches applied, the config fragments,
-# these scripts and the compiler: a second run reuses the build, any change
-# to one of them rebuilds.
+# the source package version, the patches applied, the flavour's config
+# fragments, the build recipe (this script below the recipe mark, and
+# common.sh) and the compiler: a second run reuses the build, any change to
+# one of them rebuilds.
 
 . "$(dirname "$0")/common.sh"
 
@@ -27,13 +29,16 @@ flavour=${1:?usage: build.sh FLAVOUR [NPATCHES]}
 limit=${2:-}
 
 case "$flavour" in
-test) with_series=1 fragments="wqrt.config debug.config" ;;
-plain) with_series=0 fragments="wqrt.config debug.config" ;;
+test) with_series=1 fragments="wqrt.config systemd.config debug.config debug-series.config" ;;
+plain) with_series=0 fragments="wqrt.config systemd.config debug.config" ;;
 perf) with_series=1 fragments="wqrt.config perf.config" ;;
 perf-plain) with_series=0 fragments="wqrt.config perf.config" ;;
 *) die "unknown kernel flavour '$flavour' (test, plain, perf, perf-plain)" ;;
 esac
 
+# --- recipe --- Everything from here on is part of the cache key: a change
+# to how a kernel is built rebuilds every flavour. The table above is not;
+# a flavour's own fragments and patches are.
 patches=()
 if [ "$with_series" = 1 ]; then
 	mapfile -t patches < <(series_patches)
@@ -56,7 +61,7 @@ key=$(
 			echo "fragment $f $(sha256sum <"$WQRT_KDIR/configs/$f")"
 		done
 		sha256sum <"$WQRT_KDIR/scripts/common.sh"
-		sha256sum <"$0"
+		sed -n '/^# --- recipe ---/,$p' "$0" | sha256sum
 		gcc --version | head -n 1
 	} | sha256sum | cut -c1-16
 )

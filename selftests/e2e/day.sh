@@ -1,0 +1,171 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# The user's day on the board, in the systemd VM: edit /etc/wqrt.conf,
+# systemctl start wqrtd, check what it did, reload, stop; then the
+# kselftests as a board user runs them. Run at boot by wqrt-e2e.service;
+# TAP on stdout (the unit sends it to the runner's serial port).
+
+set -u
+wq=wqrt_test_unbound
+dir=/sys/devices/virtual/workqueue/$wq
+conf=/etc/wqrt.conf
+module=/usr/lib/wqrt/selftests/wqrt_test.ko
+n=0
+failed=0
+
+ok() { # COND_STATUS DESCRIPTION
+	n=$((n + 1))
+	if [ "$1" = 0 ]; then
+		echo "ok $n $2"
+	else
+		echo "not ok $n $2"
+		failed=$((failed + 1))
+	fi
+}
+
+check() { # DESCRIPTION COMMAND...: ok when COMMAND succeeds
+	local d=$1
+	shift
+	"$@" >/tmp/check.out 2>&1
+	local rc=$?
+	ok $rc "$d"
+	[ $rc = 0 ] || sed 's/^/#   /' /tmp/check.out | head -n 20
+}
+
+# within SECONDS COMMAND...: poll every 0.1 s until COMMAND succeeds
+within() {
+	local deadline=$(($(date +%s%N) + $1 * 1000000000))
+	shift
+	while :; do
+		"$@" && return 0
+		[ "$(date +%s%N)" -lt "$deadline" ] || return 1
+		sleep 0.1
+	done
+}
+
+attr() { cat "$dir/$1"; }
+
+# Policy name and rt priority of a task, from /proc/PID/stat fields 41, 40.
+task_sched() {
+	local f
+	f=$(sed 's/^.*) //' "/proc/$1/stat" 2>/dev/null) || return 1
+	set -- $f
+	local prio=${38} pol=${39}
+	case $pol in 0) pol=normal ;; 1) pol=fifo ;; 2) pol=rr ;; esac
+	echo "$pol $prio"
+}
+
+# Every kworker of the workqueue's pools (pool_ids) runs POLICY PRIO.
+kworkers_are() {
+	local want="$1 $2" id pid comm seen=0
+	for id in $(tr ' ' '\n' <"$dir/pool_ids" | cut -d: -f2); do
+		for pid in $(pgrep "^kworker/u$id:"); do
+			seen=$((seen + 1))
+			got=$(task_sched "$pid") || continue
+			if [ "$got" != "$want" ]; then
+				echo "kworker pid $pid ($(cat /proc/$pid/comm)): $got, want $want"
+				return 1
+			fi
+		done
+	done
+	[ $seen -gt 0 ] || { echo "no kworker found for pools $(cat "$dir/pool_ids")"; return 1; }
+}
+
+wq_is() { # POLICY RTPRIO NR_IDLE_EXTRA PRIVATE
+	[ "$(attr policy) $(attr rtprio) $(attr nr_idle_extra) $(attr private)" = "$*" ]
+}
+
+echo "TAP version 13"
+echo "1..19"
+echo "# kernel $(uname -r), systemd $(systemctl --version | head -n 1 | cut -d' ' -f2)"
+
+insmod "$module" || echo "# cannot load $module"
+orig="$(attr policy) $(attr rtprio) $(attr nr_idle_extra) $(attr private)"
+
+check "the example /etc/wqrt.conf is installed and valid" \
+	wqrtctl check "$conf"
+
+# The user's edit: the test workqueue gets fifo 40, a reserve of 2, and
+# pools of its own.
+cp "$conf" /tmp/wqrt.conf.orig
+sed -i "/^\[wq:$wq\]/,/^\[/{s/^rtprio = .*/rtprio = 40/}" "$conf"
+grep -A3 "^\[wq:$wq\]" "$conf" | sed 's/^/# conf: /'
+check "the edited file passes wqrtd --check" wqrtd --check -c "$conf"
+
+check "systemctl start wqrtd succeeds" systemctl start wqrtd
+check "the unit is Type=notify and active (running) after READY=1" \
+	bash -c '[ "$(systemctl show -p Type --value wqrtd)" = notify ] &&
+		[ "$(systemctl show -p ActiveState --value wqrtd)" = active ] &&
+		[ "$(systemctl show -p SubState --value wqrtd)" = running ] &&
+		[ -n "$(systemctl show -p StatusText --value wqrtd)" ]'
+systemctl status --no-pager wqrtd | sed 's/^/# status: /'
+check "journalctl -u wqrtd names the workqueue it profiled" \
+	bash -c "journalctl -u wqrtd --no-pager | grep -q $wq"
+check "sysfs reads back fifo 40, nr_idle_extra 2, private 1" \
+	within 3 wq_is fifo 40 2 1
+check "every kworker of the workqueue's pools is SCHED_FIFO 40" \
+	within 3 kworkers_are fifo 40
+check "wqrtctl status shows the workqueue without drift" \
+	bash -c "wqrtctl status | tee /dev/stderr | grep -q $wq"
+
+rmmod wqrt_test
+insmod "$module"
+check "a workqueue created after start (module reloaded) is profiled within 1 s" \
+	within 1 wq_is fifo 40 2 1
+
+# A broken edit: reload keeps the unit running and the old profile.
+cp "$conf" /tmp/wqrt.conf.good
+sed -i "/^\[wq:$wq\]/,/^\[/{s/^rtprio = .*/rtpri = 45/}" "$conf"
+systemctl reload wqrtd
+sleep 1
+check "reload with a broken file: the unit is still active" \
+	systemctl is-active wqrtd
+check "reload with a broken file: the old profile stays in force" \
+	wq_is fifo 40 2 1
+check "reload with a broken file: the journal names the error" \
+	bash -c "journalctl -u wqrtd --no-pager | grep -q 'rtpri'"
+
+sed -i "/^\[wq:$wq\]/,/^\[/{s/^rtpri = .*/rtprio = 45/}" "$conf"
+systemctl reload wqrtd
+check "reload with the fixed file applies rtprio 45" within 3 wq_is fifo 45 2 1
+
+check "the watchdog is armed (WatchdogUSec > 0)" \
+	bash -c '[ "$(systemctl show -p WatchdogUSec --value wqrtd)" != 0 ] &&
+		[ "$(systemctl show -p WatchdogUSec --value wqrtd)" != infinity ]'
+pid=$(systemctl show -p MainPID --value wqrtd)
+kill -STOP "$pid"
+echo "# wqrtd ($pid) stopped with SIGSTOP; waiting for the watchdog"
+check "a hung wqrtd is restarted by the watchdog" \
+	within 90 bash -c "p=\$(systemctl show -p MainPID --value wqrtd);
+		[ -n \"\$p\" ] && [ \"\$p\" != 0 ] && [ \"\$p\" != $pid ] &&
+		systemctl is-active -q wqrtd"
+
+check "systemctl stop wqrtd succeeds" systemctl stop wqrtd
+check "stop restores the original attributes ($orig)" wq_is $orig
+check "man wqrtd works" bash -c "man -P cat wqrtd 2>/dev/null | grep -q wqrtd"
+
+cp /tmp/wqrt.conf.orig "$conf"
+
+# The kselftests, as a board user runs them, with the daemon running (on
+# a config that leaves the test workqueues alone, which the tests change).
+printf '[global]\nrescan_interval = 30\n' >/tmp/selftests.conf
+mkdir -p /run/systemd/system/wqrtd.service.d
+printf '[Service]\nExecStartPre=\nExecStart=\nExecStart=/usr/sbin/wqrtd --foreground -c /tmp/selftests.conf\n' \
+	>/run/systemd/system/wqrtd.service.d/selftests.conf
+systemctl daemon-reload
+systemctl start wqrtd
+rmmod wqrt_test 2>/dev/null
+cd /usr/lib/wqrt/selftests
+fails=0
+while read -r prog args; do
+	case "$prog" in "" | \#* | ../*) continue ;; esac
+	echo "# selftest: $prog"
+	./$prog $args >/tmp/st.out 2>&1
+	rc=$?
+	sed 's/^/#   /' /tmp/st.out
+	[ $rc = 0 ] || [ $rc = 4 ] || fails=$((fails + 1))
+done <list
+ok $fails "the kselftests pass with wqrtd running ($fails program(s) failed)"
+systemctl stop wqrtd
+exit $failed
