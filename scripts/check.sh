@@ -35,6 +35,9 @@ log=build/results/daemon-unit.log
 rc=${PIPESTATUS[0]}
 p=$(grep -aoE '\[  PASSED  \] [0-9]+' "$log" | awk '{s += $4} END {print s + 0}')
 f=$(grep -aoE '\[  FAILED  \] [0-9]+' "$log" | awk '{s += $4} END {print s + 0}')
+# and the command-line checks of wqrtd/wqrtctl against a fake root (TAP)
+p=$((p + $(grep -aE '^[0-9]+ passed, [0-9]+ failed' "$log" | awk '{s += $1} END {print s + 0}')))
+f=$((f + $(grep -aE '^[0-9]+ passed, [0-9]+ failed' "$log" | awk '{s += $3} END {print s + 0}')))
 [ "$rc" = 0 ] || [ "$f" -gt 0 ] || f=1
 record daemon-unit "$p" "$f"
 

@@ -298,21 +298,25 @@ out:
 
 /* ---- debugfs ---- */
 
-static int samples_show(struct seq_file *m, void *v)
+/* "enqueue" shows its result line, "latency" and "burst" their samples. */
+static int bench_show(struct seq_file *m, void *v)
 {
 	unsigned int i;
 
 	mutex_lock(&bench_mutex);
-	for (i = 0; i < nr_samples; i++)
-		seq_printf(m, "%llu\n", samples[i]);
+	if (m->private == enqueue_result)
+		seq_puts(m, enqueue_result);
+	else
+		for (i = 0; i < nr_samples; i++)
+			seq_printf(m, "%llu\n", samples[i]);
 	mutex_unlock(&bench_mutex);
 	return 0;
 }
 
-static int samples_open(struct inode *inode, struct file *file)
+static int bench_open(struct inode *inode, struct file *file)
 {
-	return single_open_size(file, samples_show, NULL,
-				(size_t)nr_samples * 12 + PAGE_SIZE);
+	return single_open_size(file, bench_show, inode->i_private,
+				(size_t)nr_samples * 21 + PAGE_SIZE);
 }
 
 static ssize_t cmd_write(struct file *file, const char __user *ubuf,
@@ -350,29 +354,9 @@ static ssize_t cmd_write(struct file *file, const char __user *ubuf,
 	return ret ? ret : len;
 }
 
-static const struct file_operations samples_fops = {
+static const struct file_operations bench_fops = {
 	.owner = THIS_MODULE,
-	.open = samples_open,
-	.read = seq_read,
-	.llseek = seq_lseek,
-	.release = single_release,
-	.write = cmd_write,
-};
-
-static int enqueue_show(struct seq_file *m, void *v)
-{
-	seq_puts(m, enqueue_result);
-	return 0;
-}
-
-static int enqueue_open(struct inode *inode, struct file *file)
-{
-	return single_open(file, enqueue_show, NULL);
-}
-
-static const struct file_operations enqueue_fops = {
-	.owner = THIS_MODULE,
-	.open = enqueue_open,
+	.open = bench_open,
 	.read = seq_read,
 	.llseek = seq_lseek,
 	.release = single_release,
@@ -412,9 +396,10 @@ static int __init wqrt_bench_init(void)
 	lat_timer.function = lat_timer_fn;
 
 	bench_dir = debugfs_create_dir("wqrt_bench", NULL);
-	debugfs_create_file("latency", 0600, bench_dir, NULL, &samples_fops);
-	debugfs_create_file("burst", 0600, bench_dir, NULL, &samples_fops);
-	debugfs_create_file("enqueue", 0600, bench_dir, NULL, &enqueue_fops);
+	debugfs_create_file("latency", 0600, bench_dir, NULL, &bench_fops);
+	debugfs_create_file("burst", 0600, bench_dir, NULL, &bench_fops);
+	debugfs_create_file("enqueue", 0600, bench_dir, enqueue_result,
+			    &bench_fops);
 	return 0;
 
 err_worker:
