@@ -29,6 +29,10 @@ private = yes
 
 [wq:$WQ]
 profile = rt-critical
+
+# WQ_MEM_RECLAIM: has the rescuer the test looks at
+[wq:wqrt_test_reclaim]
+profile = rt-critical
 CONF
 
 plan 16
@@ -42,11 +46,14 @@ check "$WQ gets nr_idle_extra 2" attr_is $WQ nr_idle_extra 2
 check "$WQ gets private 1" attr_is $WQ private 1
 check "every kworker of its pools is fifo 20" \
 	wait_for 5 all_sched "1 20" $(pool_kworkers $WQ)
-R=$(kworkers "kworker/R-$(echo $WQ | cut -c1-5)")
+# The comm of a rescuer is cut to 15 bytes ("kworker/R-wqrt_"): the only
+# wqrt_* workqueue with a rescuer is wqrt_test_reclaim, profiled above.
+R=$(kworkers "kworker/R-wqrt_")
 if [ -n "$R" ]; then
-	check "its rescuer is fifo 20" wait_for 5 all_sched "1 20" $R
+	check "the rescuer of wqrt_test_reclaim is fifo 20" \
+		wait_for 5 all_sched "1 20" $R
 else
-	skip "its rescuer is fifo 20" "$WQ has no rescuer (not WQ_MEM_RECLAIM)"
+	skip "the rescuer of wqrt_test_reclaim is fifo 20" "no rescuer found"
 fi
 wqrtctl status -c "$CONF" > "$TMPD/status"
 check "wqrtctl status shows no drift" [ $? -eq 0 ]

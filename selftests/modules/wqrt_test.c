@@ -340,6 +340,8 @@ struct burst_item {
 	struct burst_ctx *ctx;
 	ktime_t queued;
 	s64 lat_ns;
+	/* the worker existed when the item was queued: it never waited for one */
+	bool worker_predates_item;
 	struct wid wid;
 };
 
@@ -350,6 +352,8 @@ static void burst_fn(struct work_struct *work)
 	int running, max;
 
 	it->lat_ns = ktime_to_ns(ktime_sub(ktime_get(), it->queued));
+	/* task start_time is CLOCK_MONOTONIC ns, the clock of ktime_get() */
+	it->worker_predates_item = current->start_time < ktime_to_ns(it->queued);
 	wid_record(&it->wid);
 
 	running = atomic_inc_return(&ctx->running);
@@ -436,11 +440,12 @@ static ssize_t burst_cmd(char *args, struct seq_buf *out)
 		       atomic_read(&ctx.started) == n ? "PASS" : "FAIL");
 	for (i = 0; i < n; i++)
 		seq_buf_printf(out,
-			       "item=%u pid=%d comm=%s policy=%d rtprio=%d nice=%d cpu=%d lat_us=%lld\n",
+			       "item=%u pid=%d comm=%s policy=%d rtprio=%d nice=%d cpu=%d lat_us=%lld worker_predates_item=%d\n",
 			       i, items[i].wid.pid, items[i].wid.comm,
 			       items[i].wid.policy, items[i].wid.rtprio,
 			       items[i].wid.nice, items[i].wid.cpu,
-			       items[i].lat_ns / 1000);
+			       items[i].lat_ns / 1000,
+			       items[i].worker_predates_item);
 	kfree(items);
 	return 0;
 }
