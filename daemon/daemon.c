@@ -3,6 +3,7 @@
 #include "log.h"
 
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -21,6 +22,7 @@ void daemon_init(struct daemon *d, const char *root, const struct sys_ops *ops,
 void daemon_free(struct daemon *d)
 {
 	free(d->wqs);
+	free(d->saved);
 	free(d->kws);
 	config_free(d->cfg);
 	memset(d, 0, sizeof(*d));
@@ -41,9 +43,20 @@ static struct wq_track *wq_find(struct daemon *d, const char *name)
 	return NULL;
 }
 
+static struct wq_track *saved_find(struct daemon *d, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < d->nsaved; i++)
+		if (!strcmp(d->saved[i].name, name))
+			return &d->saved[i];
+	return NULL;
+}
+
 static struct wq_track *wq_add(struct daemon *d, const char *name)
 {
 	struct wq_track *v = realloc(d->wqs, (d->nwqs + 1) * sizeof(*v));
+	struct wq_track *saved = saved_find(d, name);
 
 	if (!v)
 		return NULL;
@@ -51,7 +64,89 @@ static struct wq_track *wq_add(struct daemon *d, const char *name)
 	v += d->nwqs++;
 	memset(v, 0, sizeof(*v));
 	snprintf(v->name, sizeof(v->name), "%s", name);
+	/* a previous instance changed it: its originals are the real ones */
+	if (saved)
+		v->orig = saved->orig;
 	return v;
+}
+
+/*
+ * One line per changed attribute: "WORKQUEUE ATTRIBUTE VALUE", the value as
+ * sysfs takes it. Originals of saved workqueues not tracked now (a module
+ * not loaded again yet) are kept. Written to a temporary file and renamed,
+ * so that a crash never leaves half a file.
+ */
+static void save_state(struct daemon *d)
+{
+	char tmp[WQRT_PATH_MAX + 8], val[256];
+	size_t i, n = 0;
+	FILE *f;
+	int a;
+
+	if (!d->state_path)
+		return;
+	snprintf(tmp, sizeof(tmp), "%s.new", d->state_path);
+	f = fopen(tmp, "we");
+	if (!f) {
+		log_warn("cannot write %s: %s", tmp, strerror(errno));
+		return;
+	}
+	for (i = 0; i < d->nwqs + d->nsaved; i++) {
+		const struct wq_track *t = i < d->nwqs ? &d->wqs[i] :
+							  &d->saved[i - d->nwqs];
+
+		if (i >= d->nwqs && wq_find(d, t->name))
+			continue;
+		for (a = 0; a < WA_NR; a++) {
+			if (!(t->orig.set & WA_BIT(a)))
+				continue;
+			attr_format_sysfs(a, &t->orig, val, sizeof(val));
+			fprintf(f, "%s %s %s\n", t->name, attr_name(a), val);
+			n++;
+		}
+	}
+	if (fclose(f) || (n ? rename(tmp, d->state_path) :
+			      (unlink(tmp), unlink(d->state_path))) < 0) {
+		if (errno != ENOENT)
+			log_warn("cannot write %s: %s", d->state_path,
+				    strerror(errno));
+	}
+}
+
+int daemon_use_state(struct daemon *d, const char *path)
+{
+	char name[WQ_NAME_MAX], attr[32], val[256];
+	struct wq_track *t;
+	FILE *f;
+	int a;
+
+	d->state_path = path;
+	f = fopen(path, "re");
+	if (!f)
+		return errno == ENOENT ? 0 : -errno;
+	while (fscanf(f, "%63s %31s %255s", name, attr, val) == 3) {
+		for (a = 0; a < WA_NR; a++)
+			if (!strcmp(attr, attr_name(a)))
+				break;
+		t = saved_find(d, name);
+		if (!t) {
+			t = realloc(d->saved, (d->nsaved + 1) * sizeof(*t));
+			if (!t)
+				break;
+			d->saved = t;
+			t += d->nsaved++;
+			memset(t, 0, sizeof(*t));
+			snprintf(t->name, sizeof(t->name), "%s", name);
+		}
+		if (a == WA_NR || attr_parse_sysfs(a, val, &t->orig))
+			log_warn("%s: ignoring '%s %s %s'", path, name, attr,
+				    val);
+	}
+	fclose(f);
+	if (d->nsaved)
+		log_notice("%s: originals of %zu workqueue(s) from a previous run",
+			   path, d->nsaved);
+	return 0;
 }
 
 static void wq_drop(struct daemon *d, struct wq_track *t)
@@ -110,6 +205,7 @@ static int handle_wq(struct daemon *d, const char *name, const struct rule *r,
 		err = wq_apply(&d->ax, t);
 		if (err && err != -ENOENT)
 			d->failures++;
+		save_state(d);
 	}
 	wq_refresh_pools(d, t);
 	return 0;
@@ -406,5 +502,8 @@ int daemon_restore(struct daemon *d)
 			fails++;
 	d->nwqs = 0;
 	d->nkws = 0;
+	/* everything is back: nothing for a next instance to take over */
+	d->nsaved = 0;
+	save_state(d);
 	return fails;
 }

@@ -21,12 +21,25 @@ struct daemon {
 	struct kw_track *kws;
 	size_t nkws;
 	unsigned int failures; /* in the last pass */
+	/*
+	 * Where the original values of the workqueue attributes wqrtd changed
+	 * are kept across a restart (a crash, the watchdog), so that a later
+	 * stop still puts back what was there before wqrtd: NULL for none.
+	 */
+	const char *state_path;
+	struct wq_track *saved; /* originals read from state_path at start */
+	size_t nsaved;
 };
 
 /* Takes ownership of cfg. */
 void daemon_init(struct daemon *d, const char *root, const struct sys_ops *ops,
 		 struct config *cfg);
 void daemon_free(struct daemon *d);
+/*
+ * Keep originals in path (a file in the service's runtime directory), and
+ * take over those a previous instance left there. 0 or -errno.
+ */
+int daemon_use_state(struct daemon *d, const char *path);
 /* "sysfs mode" or "fallback mode" */
 const char *daemon_mode_name(const struct daemon *d);
 

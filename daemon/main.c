@@ -424,6 +424,19 @@ int main(int argc, char **argv)
 	log_set_level(cfg->log_level);
 	sys_ops_for_root(&c.ops, c.o.root);
 	daemon_init(&c.d, c.o.root, &c.ops, cfg);
+	if (!c.o.dry_run && getenv("RUNTIME_DIRECTORY")) {
+		/* RuntimeDirectory=wqrtd: the first (only) entry of the list */
+		static char state[WQRT_PATH_MAX];
+		const char *dirs = getenv("RUNTIME_DIRECTORY");
+		int err;
+
+		snprintf(state, sizeof(state), "%.*s/originals",
+			 (int)strcspn(dirs, ":"), dirs);
+		err = daemon_use_state(&c.d, state);
+		if (err)
+			log_warn("%s: %s; originals of a previous run are lost",
+				    state, strerror(-err));
+	}
 	log_notice(
 		"%s: %s", daemon_mode_name(&c.d),
 		c.d.sysfs_mode ?

@@ -10,6 +10,7 @@
 #include <sched.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "daemon.h"
 #include "faketree.h"
@@ -262,6 +263,43 @@ static void test_restore_all(void **state)
 	assert_int_equal(d.nkws, 0);
 }
 
+/*
+ * The watchdog restarts a hung wqrtd: the new instance finds the profile
+ * already in sysfs, and must still put the values from before the first
+ * instance back on stop, from the originals file the first one kept.
+ */
+static void test_restart_keeps_originals(void **state)
+{
+	char path[300];
+	struct strlist errs = { 0 };
+	struct config *c;
+
+	(void)state;
+	series_tree();
+	snprintf(path, sizeof(path), "%s/originals", ft.root);
+	start(conf_rt);
+	assert_int_equal(daemon_use_state(&d, path), 0);
+	assert_int_equal(daemon_scan(&d, NULL), 0);
+	assert_string_equal(ft_get(&ft, "tty_flip", "policy"), "fifo");
+	assert_int_equal(access(path, F_OK), 0);
+	/* the first instance dies without restoring anything */
+	daemon_free(&d);
+
+	assert_int_equal(config_load(ft_conf(&ft, conf_rt), ft.root, &c, &errs),
+			 0);
+	daemon_init(&d, ft.root, &fo.ops, c);
+	assert_int_equal(daemon_use_state(&d, path), 0);
+	assert_true(ft_logged("originals of 2 workqueue(s)"));
+	assert_int_equal(daemon_scan(&d, NULL), 0);
+	assert_int_equal(daemon_restore(&d), 0);
+	assert_string_equal(ft_get(&ft, "tty_flip", "policy"), "normal");
+	assert_string_equal(ft_get(&ft, "tty_flip", "rtprio"), "0");
+	assert_string_equal(ft_get(&ft, "tty_flip", "nr_idle_extra"), "0");
+	assert_string_equal(ft_get(&ft, "gpu_submit", "nice"), "0");
+	/* all put back: nothing left for a next instance */
+	assert_int_equal(access(path, F_OK), -1);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -275,6 +313,7 @@ int main(void)
 		T(test_reload_good_applies_diff),
 		T(test_reload_bad_keeps_old),
 		T(test_restore_all),
+		T(test_restart_keeps_originals),
 #undef T
 	};
 
