@@ -66,8 +66,8 @@ show_wq
 # A burst of blocking work makes the pool create new kworkers: they are
 # born with the pool's policy.
 if [ -e /sys/kernel/debug/wqrt_test/burst ]; then
-	echo 8 >/sys/kernel/debug/wqrt_test/burst 2>/dev/null
-	cat /sys/kernel/debug/wqrt_test/burst 2>/dev/null >/dev/null
+	echo "wq=unbound n=8 hold_ms=200" >/sys/kernel/debug/wqrt_test/burst
+	head -n 1 /sys/kernel/debug/wqrt_test/burst
 fi
 echo
 echo "== Its kworkers, read from the threads"
