@@ -33,24 +33,26 @@ const char *daemon_mode_name(const struct daemon *d)
 	return d->sysfs_mode ? "sysfs mode" : "fallback mode";
 }
 
-static struct wq_track *wq_find(struct daemon *d, const char *name)
+static struct wq_track *track_find(struct wq_track *v, size_t n,
+				   const char *name)
 {
 	size_t i;
 
-	for (i = 0; i < d->nwqs; i++)
-		if (!strcmp(d->wqs[i].name, name))
-			return &d->wqs[i];
+	for (i = 0; i < n; i++)
+		if (!strcmp(v[i].name, name))
+			return &v[i];
 	return NULL;
 }
 
+static struct wq_track *wq_find(struct daemon *d, const char *name)
+{
+	return track_find(d->wqs, d->nwqs, name);
+}
+
+/* originals a previous instance left for @name */
 static struct wq_track *saved_find(struct daemon *d, const char *name)
 {
-	size_t i;
-
-	for (i = 0; i < d->nsaved; i++)
-		if (!strcmp(d->saved[i].name, name))
-			return &d->saved[i];
-	return NULL;
+	return track_find(d->saved, d->nsaved, name);
 }
 
 static struct wq_track *wq_add(struct daemon *d, const char *name)
