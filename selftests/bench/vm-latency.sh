@@ -9,6 +9,7 @@
 COUNT=${COUNT:-2000}
 PERIOD_US=${PERIOD_US:-1000}
 ROUNDS=${ROUNDS:-3}
+VARIANTS=${VARIANTS:-default nice-20 fifo50 fifo50-private-reserve kthread50 cyclictest50}
 BURST_K=${BURST_K:-8}
 BURST_ROUNDS=${BURST_ROUNDS:-20}
 wq=/sys/devices/virtual/workqueue/wqrt_bench
@@ -52,6 +53,14 @@ variant() { # NAME: configure the workqueue (or not) and run
 	fifo50)
 		setattr policy fifo && setattr rtprio 50 || return 1
 		;;
+	fifo50-private)
+		setattr private 1 && setattr policy fifo &&
+			setattr rtprio 50 || return 1
+		;;
+	fifo50-reserve)
+		setattr nr_idle_extra 2 && setattr policy fifo &&
+			setattr rtprio 50 || return 1
+		;;
 	fifo50-private-reserve)
 		setattr private 1 && setattr nr_idle_extra 2 &&
 			setattr policy fifo && setattr rtprio 50 || return 1
@@ -64,7 +73,7 @@ variant() { # NAME: configure the workqueue (or not) and run
 
 r=1
 while [ $r -le "$ROUNDS" ]; do
-	for v in default nice-20 fifo50 fifo50-private-reserve kthread50 cyclictest50; do
+	for v in $VARIANTS; do
 		case $v in
 		kthread50)
 			echo "kthread $COUNT $PERIOD_US" >"$ctl/latency" &&

@@ -58,13 +58,18 @@ static unsigned int lat_left, lat_period_us;
 static bool lat_use_kthread;
 static DECLARE_COMPLETION(lat_done);
 static atomic_t lat_busy_skips;
+/* the item is queued and has not read its queue time yet */
+static atomic_t lat_inflight;
 
 static void lat_record(struct lat_item *it)
 {
 	u64 now = ktime_get_ns();
+	u64 queued = READ_ONCE(it->queued_ns);
 
+	/* from here on the timer may stamp and queue the next period */
+	atomic_set_release(&lat_inflight, 0);
 	if (nr_samples < MAX_SAMPLES)
-		samples[nr_samples++] = now - READ_ONCE(it->queued_ns);
+		samples[nr_samples++] = now - queued;
 	if (nr_samples >= lat_left)
 		complete(&lat_done);
 }
@@ -81,16 +86,20 @@ static void lat_kwork_fn(struct kthread_work *work)
 
 static enum hrtimer_restart lat_timer_fn(struct hrtimer *t)
 {
-	bool queued;
 
-	WRITE_ONCE(lat_item.queued_ns, ktime_get_ns());
-	if (lat_use_kthread)
-		queued = kthread_queue_work(rt_worker, &lat_item.kwork);
-	else
-		queued = queue_work(bench_wq, &lat_item.work);
-	/* Still pending from the last period: the consumer is that late. */
-	if (!queued)
+	/*
+	 * An item still in flight from an earlier period keeps its queue
+	 * time: stamping it again would make that late item look early.
+	 */
+	if (atomic_cmpxchg(&lat_inflight, 0, 1)) {
 		atomic_inc(&lat_busy_skips);
+	} else {
+		WRITE_ONCE(lat_item.queued_ns, ktime_get_ns());
+		if (lat_use_kthread)
+			kthread_queue_work(rt_worker, &lat_item.kwork);
+		else
+			queue_work(bench_wq, &lat_item.work);
+	}
 
 	if (completion_done(&lat_done))
 		return HRTIMER_NORESTART;
@@ -108,6 +117,7 @@ static int run_latency(bool use_kthread, unsigned int count,
 	lat_period_us = period_us;
 	lat_use_kthread = use_kthread;
 	atomic_set(&lat_busy_skips, 0);
+	atomic_set(&lat_inflight, 0);
 	reinit_completion(&lat_done);
 
 	hrtimer_start(&lat_timer, ns_to_ktime((u64)period_us * NSEC_PER_USEC),
