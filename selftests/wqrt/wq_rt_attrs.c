@@ -504,60 +504,69 @@ static bool disjoint(const int *a, int na, const int *b, int nb)
 	return true;
 }
 
+/* the pools a workqueue uses: ids and the pool_ids text, for messages */
+struct pools {
+	int id[64];
+	int n;
+	char text[512];
+};
+
+static void pools_read(const char *wq, struct pools *p)
+{
+	p->n = wq_pool_ids(wq, p->id, 64);
+	if (wq_get(wq, "pool_ids", p->text, sizeof(p->text)) < 0)
+		p->text[0] = '\0';
+}
+
 TEST_F(rt, private_pools)
 {
-	int a[64], b[64], na, nb;
-	char sa[512], sb[512];
+	struct pools p, q;
 
 	ASSERT_EQ(0, set_sched(WQ, "fifo", 7));
 	ASSERT_EQ(0, set_sched(TWIN, "fifo", 7));
 
 	/* identical attributes, private=0: the pools are shared */
-	na = wq_pool_ids(WQ, a, 64);
-	nb = wq_pool_ids(TWIN, b, 64);
-	ASSERT_LT(0, na);
-	ASSERT_LT(0, nb);
-	wq_get(WQ, "pool_ids", sa, sizeof(sa));
-	wq_get(TWIN, "pool_ids", sb, sizeof(sb));
-	EXPECT_TRUE(same_set(a, na, b, nb)) {
+	pools_read(WQ, &p);
+	pools_read(TWIN, &q);
+	ASSERT_LT(0, p.n);
+	ASSERT_LT(0, q.n);
+	EXPECT_TRUE(same_set(p.id, p.n, q.id, q.n)) {
 		TH_LOG("private=0, same attrs, different pools: '%s' vs '%s'",
-		       sa, sb);
+		       p.text, q.text);
 	}
 
 	/* private=1 on one: its pools are its own */
 	ASSERT_EQ(0, wq_set(TWIN, "private", "1"));
-	na = wq_pool_ids(WQ, a, 64);
-	nb = wq_pool_ids(TWIN, b, 64);
-	wq_get(WQ, "pool_ids", sa, sizeof(sa));
-	wq_get(TWIN, "pool_ids", sb, sizeof(sb));
-	EXPECT_TRUE(disjoint(a, na, b, nb)) {
-		TH_LOG("private=1 but pools shared: '%s' vs '%s'", sa, sb);
+	pools_read(WQ, &p);
+	pools_read(TWIN, &q);
+	EXPECT_TRUE(disjoint(p.id, p.n, q.id, q.n)) {
+		TH_LOG("private=1 but pools shared: '%s' vs '%s'", p.text,
+		       q.text);
 	}
 	check_probe(_metadata, "twin", TWIN);
 
 	/* private=1 on both, identical attributes: still apart */
 	ASSERT_EQ(0, wq_set(WQ, "private", "1"));
-	na = wq_pool_ids(WQ, a, 64);
-	nb = wq_pool_ids(TWIN, b, 64);
-	wq_get(WQ, "pool_ids", sa, sizeof(sa));
-	wq_get(TWIN, "pool_ids", sb, sizeof(sb));
-	EXPECT_TRUE(disjoint(a, na, b, nb)) {
-		TH_LOG("both private but pools shared: '%s' vs '%s'", sa, sb);
+	pools_read(WQ, &p);
+	pools_read(TWIN, &q);
+	EXPECT_TRUE(disjoint(p.id, p.n, q.id, q.n)) {
+		TH_LOG("both private but pools shared: '%s' vs '%s'", p.text,
+		       q.text);
 	}
 	check_probe(_metadata, "unbound", WQ);
 
 	/* and back to sharing */
 	ASSERT_EQ(0, wq_set(WQ, "private", "0"));
 	ASSERT_EQ(0, wq_set(TWIN, "private", "0"));
-	na = wq_pool_ids(WQ, a, 64);
-	nb = wq_pool_ids(TWIN, b, 64);
-	EXPECT_TRUE(same_set(a, na, b, nb));
+	pools_read(WQ, &p);
+	pools_read(TWIN, &q);
+	EXPECT_TRUE(same_set(p.id, p.n, q.id, q.n));
 
 	/* an RT workqueue never shares with a normal one */
 	ASSERT_EQ(0, wq_set(TWIN, "policy", "normal"));
-	na = wq_pool_ids(WQ, a, 64);
-	nb = wq_pool_ids(TWIN, b, 64);
-	EXPECT_TRUE(disjoint(a, na, b, nb));
+	pools_read(WQ, &p);
+	pools_read(TWIN, &q);
+	EXPECT_TRUE(disjoint(p.id, p.n, q.id, q.n));
 }
 
 /* ------------------------------------------------------------------ */
