@@ -16,7 +16,7 @@ DESTDIR ?=
 .PHONY: help all deps kernel kernel-plain kernel-tree kernel-export \
 	checkpatch daemon daemon-test selftests initramfs vm-run vm-shell \
 	vm-test check check-vm check-unit demo install clean distclean \
-	kernel-each e2e
+	kernel-each race-demo e2e
 
 help:
 	@echo "wqrt targets:"
@@ -27,7 +27,8 @@ help:
 	@echo "  make kernel-tree   lay kernel/series as git commits in build/linux"
 	@echo "  make kernel-export write build/linux's commits back to kernel/patches"
 	@echo "  make checkpatch    checkpatch.pl --strict on every patch"
-	@echo "  make kernel-each   build and boot the kernel after each patch of the series"
+	@echo "  make kernel-each   build, boot and test the kernel after each patch of the series"
+	@echo "  make race-demo     show the idle-cull test catching the race without the claim patch"
 	@echo "  make e2e           the user's day in a Debian + systemd VM on the patched kernel"
 	@echo "  make vm-run SCRIPT=path/to/script.sh   run a script in the VM"
 	@echo "  make vm-shell      interactive shell in the VM (Ctrl-a x quits)"
@@ -95,8 +96,15 @@ demo:
 	@$(MAKE) --no-print-directory vm-run KERNEL=test SCRIPT=selftests/vm/demo.sh
 
 # Each patch of the series on its own: build, boot, run the selftests.
-kernel-each: deps
-	@scripts/kernel-each.sh
+# Incremental, in one tree of the cache; not part of `make check` (it
+# takes about an hour from scratch).
+kernel-each: deps daemon
+	@kernel/scripts/each.sh series
+
+# The series up to the debug knobs, minus the claim of the kicked worker
+# (kernel/race): the idle-cull race test must catch stranded work there.
+race-demo: deps daemon
+	@kernel/scripts/each.sh race
 
 # make check: everything that runs on a plain Linux machine as root. Each
 # stage records "passed failed skipped" under build/results; the last line

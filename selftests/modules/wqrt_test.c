@@ -23,8 +23,9 @@
  *                     queue/flush/cancel work on an unbound, a per-cpu and
  *                     an ordered workqueue for T seconds; read: counters
  *   cull_race         write "rounds= burst= kicks= churn= gap_us= idle_ms=
- *                     deadline_ms=": drive the idle cull concurrently with
- *                     kicks on wqrt_test_cull; read: counters incl. stranded
+ *                     deadline_ms= serial=": drive the idle cull
+ *                     concurrently with kicks on wqrt_test_cull; read:
+ *                     counters incl. stranded
  *   recreate          write "fresh": destroy and re-create wqrt_test_fresh,
  *                     so its attributes are again the never-written defaults
  *
@@ -841,6 +842,7 @@ struct kick_item {
 	struct completion done;
 	ktime_t queued;
 	s64 lat_ns;
+	bool checked;
 };
 
 static void kick_fn(struct work_struct *work)
@@ -868,10 +870,33 @@ static void nudge_fn(struct work_struct *work)
 {
 }
 
+/*
+ * Wait for @k until @deadline_ms. A kick that has not run by then was
+ * stranded: its worker was culled before it ran. Queue another item to
+ * kick the pool again, which must unstick it. Returns true if stranded.
+ */
+static bool kick_check(struct workqueue_struct *wq, struct kick_item *k,
+		       struct work_struct *nudge, unsigned int deadline_ms,
+		       unsigned long *late_recovered)
+{
+	unsigned long left = msecs_to_jiffies(deadline_ms);
+	bool stranded = false;
+
+	k->checked = true;
+	if (!wait_for_completion_timeout(&k->done, left)) {
+		stranded = true;
+		queue_work(wq, nudge);
+		if (wait_for_completion_timeout(&k->done, left))
+			(*late_recovered)++;
+	}
+	flush_work(&k->work);
+	return stranded;
+}
+
 static ssize_t cull_cmd(char *args, struct seq_buf *out)
 {
 	unsigned int rounds = 20, burst = 8, kicks = 16, churn = 4;
-	unsigned int gap_us = 500, idle_ms = 20, deadline_ms = 2000;
+	unsigned int gap_us = 500, idle_ms = 20, deadline_ms = 2000, serial = 0;
 	struct kv kvs[] = {
 		{ "rounds", NULL, &rounds, 10000 },
 		{ "burst", NULL, &burst, MAX_BURST },
@@ -880,6 +905,7 @@ static ssize_t cull_cmd(char *args, struct seq_buf *out)
 		{ "gap_us", NULL, &gap_us, 1000000 },
 		{ "idle_ms", NULL, &idle_ms, 600000 },
 		{ "deadline_ms", NULL, &deadline_ms, 600000 },
+		{ "serial", NULL, &serial, 1 },
 	};
 	struct workqueue_struct *wq;
 	struct burst_item *bitems = NULL;
@@ -942,15 +968,28 @@ static ssize_t cull_cmd(char *args, struct seq_buf *out)
 		span = idle_ms + get_random_u32_below(idle_ms + 1);
 		msleep(span / 2 + 1);
 
-		/* 3. kicks with random gaps, mixed with short churn items */
+		/*
+		 * 3. kicks with random gaps, mixed with short churn items.
+		 *    serial=1 waits for each kick before the next one, so
+		 *    that no later kick can pick up a stranded item.
+		 */
 		for (i = 0; i < kicks; i++) {
 			struct kick_item *k = &kitems[i];
 
 			INIT_WORK(&k->work, kick_fn);
 			init_completion(&k->done);
 			k->lat_ns = -1;
+			k->checked = false;
 			k->queued = ktime_get();
 			queue_work(wq, &k->work);
+			if (serial) {
+				total++;
+				stranded += kick_check(wq, k, &nudge,
+						       deadline_ms,
+						       &late_recovered);
+				if (k->lat_ns > max_lat)
+					max_lat = k->lat_ns;
+			}
 			if (c < churn && (get_random_u32() & 1)) {
 				struct churn_item *ch = &citems[c++];
 
@@ -970,17 +1009,12 @@ static ssize_t cull_cmd(char *args, struct seq_buf *out)
 		/* 4. every kick must have run by the deadline */
 		for (i = 0; i < kicks; i++) {
 			struct kick_item *k = &kitems[i];
-			unsigned long left = msecs_to_jiffies(deadline_ms);
 
+			if (k->checked)
+				continue;
 			total++;
-			if (!wait_for_completion_timeout(&k->done, left)) {
-				stranded++;
-				/* another event on the pool must unstick it */
-				queue_work(wq, &nudge);
-				if (wait_for_completion_timeout(&k->done, left))
-					late_recovered++;
-			}
-			flush_work(&k->work);
+			stranded += kick_check(wq, k, &nudge, deadline_ms,
+					       &late_recovered);
 			if (k->lat_ns > max_lat)
 				max_lat = k->lat_ns;
 		}
@@ -992,8 +1026,8 @@ static ssize_t cull_cmd(char *args, struct seq_buf *out)
 	destroy_work_on_stack(&nudge);
 
 	seq_buf_printf(out,
-		       "rounds=%u burst=%u kicks=%lu stranded=%lu recovered_by_nudge=%lu new_workers=%lu max_lat_us=%lld idle_ms=%u deadline_ms=%u elapsed_ms=%lld result=%s\n",
-		       rounds, burst, total, stranded, late_recovered, new_workers,
+		       "rounds=%u burst=%u serial=%u kicks=%lu stranded=%lu recovered_by_nudge=%lu new_workers=%lu max_lat_us=%lld idle_ms=%u deadline_ms=%u elapsed_ms=%lld result=%s\n",
+		       rounds, burst, serial, total, stranded, late_recovered, new_workers,
 		       max_lat / 1000, idle_ms, deadline_ms,
 		       ktime_ms_delta(ktime_get(), t0),
 		       stranded ? "FAIL" : "PASS");

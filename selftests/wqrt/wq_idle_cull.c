@@ -13,6 +13,14 @@
  * kicked item must run within a deadline while the pool is otherwise idle.
  * SKIPs without the knobs.
  *
+ * A kick wakes the most recently idle worker and the cull takes the least
+ * recently idle ones, so in the normal order the cull rarely reaches a kicked
+ * worker.  The last variant sets workqueue.debug_kick_oldest, which makes the
+ * kicked worker the cull's first candidate, and waits for each kick before
+ * the next one so that no later kick hides a stranded item: on a kernel that
+ * defers the wakeup without claiming the worker it strands items within
+ * seconds (make race-demo); with the claim it must not.
+ *
  * no_surplus_workers: claiming the kicked worker early must not make the
  * manager create extra workers.  A burst of N blocking items on a pool of
  * its own with I idle workers creates at most N - I + 1 workers on plain
@@ -26,7 +34,7 @@
 #define TWIN	WQ_TWIN_NAME
 
 FIXTURE(cull) {
-	char delay[32], timeout[32];
+	char delay[32], timeout[32], oldest[32];
 	char cull_nice[32], cull_private[32];
 	bool knobs;
 	bool ready;
@@ -52,6 +60,10 @@ FIXTURE_SETUP(cull)
 		ASSERT_LE(0, wqparam_get("debug_idle_timeout_ms", self->timeout,
 					 sizeof(self->timeout)));
 	}
+	self->oldest[0] = '\0';
+	if (wqparam_exists("debug_kick_oldest"))
+		ASSERT_LE(0, wqparam_get("debug_kick_oldest", self->oldest,
+					 sizeof(self->oldest)));
 	self->ready = true;
 }
 
@@ -63,6 +75,8 @@ FIXTURE_TEARDOWN(cull)
 		EXPECT_EQ(0, wqparam_set("debug_wake_delay_us", self->delay));
 		EXPECT_EQ(0, wqparam_set("debug_idle_timeout_ms", self->timeout));
 	}
+	if (self->oldest[0])
+		EXPECT_EQ(0, wqparam_set("debug_kick_oldest", self->oldest));
 	if (self->cull_private[0])
 		wq_set(CULL, "private", self->cull_private);
 	EXPECT_EQ(0, wq_set(CULL, "nice", self->cull_nice));
@@ -86,16 +100,19 @@ static void fresh_pool(struct __test_metadata *_metadata, const char *wq,
 struct race_variant {
 	const char *name;
 	unsigned int delay_us;
+	bool kick_oldest;
 	const char *args;
 };
 
 static const struct race_variant race_variants[] = {
-	{ "no_delay", 0,
+	{ "no_delay", 0, false,
 	  "rounds=20 burst=8 kicks=16 churn=4 gap_us=300 idle_ms=30 deadline_ms=3000" },
-	{ "delay_200us", 200,
+	{ "delay_200us", 200, false,
 	  "rounds=25 burst=8 kicks=16 churn=6 gap_us=500 idle_ms=30 deadline_ms=3000" },
-	{ "delay_2ms", 2000,
+	{ "delay_2ms", 2000, false,
 	  "rounds=20 burst=12 kicks=12 churn=8 gap_us=2000 idle_ms=30 deadline_ms=3000" },
+	{ "kick_oldest_5ms", 5000, true,
+	  "rounds=20 burst=8 kicks=24 churn=0 gap_us=0 idle_ms=30 deadline_ms=500 serial=1" },
 };
 
 TEST_F_TIMEOUT(cull, idle_cull_race, 280)
@@ -115,10 +132,19 @@ TEST_F_TIMEOUT(cull, idle_cull_race, 280)
 		const struct race_variant *rv = &race_variants[i];
 		double t0 = wqrt_now();
 
+		if (rv->kick_oldest && !self->oldest[0]) {
+			TH_LOG("%s: skipped, no %s/debug_kick_oldest", rv->name,
+			       WQPARAM_DIR);
+			continue;
+		}
+		if (rv->kick_oldest)
+			ASSERT_EQ(0, wqparam_set("debug_kick_oldest", "Y"));
 		snprintf(v, sizeof(v), "%u", rv->delay_us);
 		ASSERT_EQ(0, wqparam_set("debug_wake_delay_us", v));
 		ASSERT_EQ(0, dbg_run("cull_race", rv->args, out, sizeof(out)));
 		ASSERT_EQ(0, wqparam_set("debug_wake_delay_us", "0"));
+		if (rv->kick_oldest)
+			ASSERT_EQ(0, wqparam_set("debug_kick_oldest", "N"));
 		TH_LOG("%s (%.1f s): %s", rv->name, wqrt_now() - t0, out);
 		EXPECT_EQ(0, kv_long(out, "stranded", -1)) {
 			TH_LOG("%s: work stranded: a kicked worker was culled before it ran",

@@ -1,0 +1,22 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# Runs inside the VM (make race-demo) on a kernel that defers the wakeup of
+# the kicked worker but does not claim it. The idle-cull race test must
+# catch it: its kick_oldest variant reports stranded work items. The test's
+# own output is shown as TAP comments; the verdict is inverted here.
+
+echo "TAP version 13"
+echo "1..1"
+cd /usr/lib/wqrt/selftests || { echo "not ok 1 no selftests"; exit 1; }
+./wq_idle_cull -t idle_cull_race >/tmp/race.out 2>&1
+rc=$?
+sed 's/^/# /' /tmp/race.out
+line=$(grep -o 'kick_oldest_5ms ([^)]*): .*' /tmp/race.out | head -n 1)
+stranded=$(echo "$line" | sed -n 's/.* stranded=\([0-9]*\).*/\1/p')
+if [ "$rc" != 0 ] && [ -n "$stranded" ] && [ "$stranded" -gt 0 ]; then
+	echo "ok 1 the idle-cull race test caught $stranded stranded work item(s) without the claim"
+	exit 0
+fi
+echo "not ok 1 the idle-cull race test did not catch the race (exit $rc, stranded=${stranded:-?})"
+exit 1
