@@ -105,11 +105,15 @@ GP
 	;;
 enqueue)
 	rounds=${ROUNDS:-3}
-	build_flavour perf >/dev/null
-	build_flavour perf-plain >/dev/null
+	# plain 6.12, the series (wake_q), the series with a single deferred
+	# task pointer instead (kernel/bench): booted in turn, every round
+	kernels="perf-plain perf perf-alt"
+	for k in $kernels; do
+		build_flavour "$k" >/dev/null
+	done
 	: >"$out/enqueue.raw"
 	for r in $(seq 1 "$rounds"); do
-		for k in perf-plain perf; do
+		for k in $kernels; do
 			echo "bench-enqueue: round $r/$rounds on $k"
 			boot "$k" "$top/selftests/bench/vm-enqueue.sh" "enqueue-$k-$r" 600
 			awk -v k=$k '$1 == "R" { print k, $0 }' "$out/enqueue-$k-$r.log" >>"$out/enqueue.raw"
