@@ -37,7 +37,8 @@
  * Only exported symbols are used.  On a kernel without the wqrt series,
  * alloc_ordered_workqueue(WQ_SYSFS) WARNs and fails, so the ordered
  * workqueue is created with WQ_SYSFS only when the series is detected
- * (the unbound workqueue has a "policy" attribute) or when the module
+ * (the unbound workqueue has a "policy" attribute; the series lets ordered
+ * workqueues into sysfs before it adds "policy") or when the module
  * parameter ordered_sysfs=1 forces it.
  */
 
