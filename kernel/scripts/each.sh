@@ -5,7 +5,8 @@
 #
 #   series  every prefix of the series (patches 1..N for N = 1..len) must
 #           build and boot on its own, and the VM suite must pass on it:
-#           tests for what is not there yet skip and say why
+#           tests for what is not there yet skip and say why; the race
+#           state below is run too, right after the prefix it builds on
 #   race    the first $RACE_BASE patches plus kernel/race/*.patch, which
 #           defers the wakeup without claiming the kicked worker: the
 #           idle-cull race test must catch stranded work items on it
@@ -105,7 +106,9 @@ build_state() {
 # Build the selftests against the state in the tree and boot it. Extra
 # arguments go to mkinitramfs.sh (a script for wqrt.mode=script).
 boot_state() {
-	local name=$1 mode=$2 script=${3:-} kdir="$each/kernel-$name"
+	local name=$1 mode=$2
+	local kdir="$each/kernel-$name"
+	local -a script=("${@:3}")
 	rm -rf "$kdir"
 	mkdir -p "$kdir"
 	# run-vm.sh wants KERNEL_DIR/obj/arch/x86/boot/bzImage.
@@ -117,7 +120,7 @@ boot_state() {
 		return 1
 	}
 	"$WQRT_TOP/selftests/vm/mkinitramfs.sh" "$each/initramfs.cpio" \
-		"$WQRT_BUILD/selftests/each" $script
+		"$WQRT_BUILD/selftests/each" "${script[@]}"
 	"$WQRT_TOP/selftests/vm/run-vm.sh" --mode "$mode" --name "each-$name" \
 		"$kdir" "$each/initramfs.cpio"
 }
@@ -138,6 +141,23 @@ mapfile -t series < <(series_patches)
 [ "${#series[@]}" -gt 0 ] || die "the series is empty"
 mapfile -t commits < <(commit_patches base "${series[@]}")
 
+# The race state: build it, boot it with race-demo.sh (which passes only if
+# the idle-cull test reports stranded work items).
+run_race() {
+	local -a race rc
+	mapfile -t race < <(ls "$WQRT_KDIR"/race/*.patch)
+	[ "${#race[@]}" -gt 0 ] || die "no patch in kernel/race"
+	mapfile -t rc < <(commit_patches "${commits[$((RACE_BASE - 1))]}" "${race[@]}")
+	echo "=== each: patches 1..$RACE_BASE + $(basename "${race[-1]}")"
+	if build_state race "${rc[-1]}" &&
+		boot_state race script "$WQRT_TOP/selftests/vm/race-demo.sh"; then
+		echo "each race: PASS (the test caught the race without the claim)"
+	else
+		echo "each race: FAIL"
+		return 1
+	fi
+}
+
 fail=0
 case "$mode" in
 series)
@@ -148,24 +168,20 @@ series)
 		key=$(state_key "${commits[$i]}")
 		if [ -f "$each/passed/$name-$key" ]; then
 			echo "each $name: passed before with the same source, config and tests"
-			continue
-		fi
-		if build_state "$name" "${commits[$i]}" && boot_state "$name" check; then
+		elif build_state "$name" "${commits[$i]}" && boot_state "$name" check; then
 			touch "$each/passed/$name-$key"
 			echo "each $name: PASS"
 		else
 			echo "each $name: FAIL (patches 1..$n)"
 			fail=1
 		fi
+		if [ "$n" = "$RACE_BASE" ]; then
+			run_race || fail=1
+		fi
 	done
 	;;
 race)
-	mapfile -t race < <(ls "$WQRT_KDIR"/race/*.patch)
-	[ "${#race[@]}" -gt 0 ] || die "no patch in kernel/race"
-	mapfile -t rc < <(commit_patches "${commits[$((RACE_BASE - 1))]}" "${race[@]}")
-	echo "=== each: patches 1..$RACE_BASE + $(basename "${race[-1]}")"
-	build_state race "${rc[-1]}" &&
-		boot_state race script "$WQRT_TOP/selftests/vm/race-demo.sh" || fail=1
+	run_race || fail=1
 	;;
 *)
 	die "usage: each.sh series|race"
