@@ -98,8 +98,9 @@ demo:
 # Each patch of the series on its own: build, boot, run the selftests.
 # Incremental, in one tree of the cache; not part of `make check` (it
 # takes about an hour from scratch).
+# EACH="FIRST LAST" limits it to those prefixes.
 kernel-each: deps daemon
-	@kernel/scripts/each.sh series
+	@kernel/scripts/each.sh series $(EACH)
 
 # The series up to the debug knobs, minus the claim of the kicked worker
 # (kernel/race): the idle-cull race test must catch stranded work there.

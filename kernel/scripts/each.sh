@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# each.sh series|race
+# each.sh series [FIRST [LAST]] | race
 #
 #   series  every prefix of the series (patches 1..N for N = 1..len) must
 #           build and boot on its own, and the VM suite must pass on it:
 #           tests for what is not there yet skip and say why; the race
-#           state below is run too, right after the prefix it builds on
+#           state below is run too, right after the prefix it builds on.
+#           FIRST and LAST limit the run to prefixes FIRST..LAST
 #   race    the first $RACE_BASE patches plus kernel/race/*.patch, which
 #           defers the wakeup without claiming the kicked worker: the
 #           idle-cull race test must catch stranded work items on it
@@ -24,7 +25,8 @@
 # The race patch applies on top of the deferred wakeup and the debug knobs.
 RACE_BASE=4
 
-mode=${1:?usage: each.sh series|race}
+usage="usage: each.sh series [FIRST [LAST]] | race"
+mode=${1:?$usage}
 each="$WQRT_CACHE/each"
 src="$each/src"
 obj="$each/obj"
@@ -161,8 +163,13 @@ run_race() {
 fail=0
 case "$mode" in
 series)
+	first=${2:-1} last=${3:-${#series[@]}}
+	[[ "$first" =~ ^[0-9]+$ && "$last" =~ ^[0-9]+$ && "$first" -ge 1 &&
+		"$first" -le "$last" && "$last" -le "${#series[@]}" ]] ||
+		die "FIRST and LAST must be 1 <= FIRST <= LAST <= ${#series[@]} (got '$first' '$last')"
 	for i in "${!series[@]}"; do
 		n=$((i + 1)) name=p$((i + 1))
+		[ "$n" -ge "$first" ] && [ "$n" -le "$last" ] || continue
 		echo "=== each: patches 1..$n of ${#series[@]}: $(basename "${series[$i]}")"
 		git -C "$src" checkout -q --detach "${commits[$i]}"
 		key=$(state_key "${commits[$i]}")
@@ -184,7 +191,7 @@ race)
 	run_race || fail=1
 	;;
 *)
-	die "usage: each.sh series|race"
+	die "$usage"
 	;;
 esac
 exit $fail
