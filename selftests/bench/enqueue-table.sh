@@ -6,7 +6,7 @@
 # series with a single deferred task pointer instead of the wake_q).
 set -euo pipefail
 raw=$1
-median() { sort -n | awk '{ v[NR] = $1 } END { if (NR) print v[int((NR + 1) / 2)]; else print "-" }'; }
+median() { sort -n | awk '{ v[NR] = $1 } END { if (!NR) print "-"; else if (NR % 2) print v[(NR + 1) / 2]; else printf "%.0f\n", (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (a + 0 > 0 && b != "-") printf "%.3f", b / a; else print "-" }'; }
 col() { awk -v k="$1" -v s="$2" -v c="$3" '$1 == k && $3 == s { print $c }' "$raw" | median; }
 
