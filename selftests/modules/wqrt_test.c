@@ -843,7 +843,6 @@ struct kick_item {
 	struct completion done;
 	ktime_t queued;
 	s64 lat_ns;
-	bool checked;
 };
 
 static void kick_fn(struct work_struct *work)
@@ -871,27 +870,31 @@ static void nudge_fn(struct work_struct *work)
 {
 }
 
+struct kick_tally {
+	unsigned long total, stranded, late_recovered;
+	s64 max_lat;
+};
+
 /*
  * Wait for @k until @deadline_ms. A kick that has not run by then was
  * stranded: its worker was culled before it ran. Queue another item to
- * kick the pool again, which must unstick it. Returns true if stranded.
+ * kick the pool again, which must unstick it. Counts @k in @tally.
  */
-static bool kick_check(struct workqueue_struct *wq, struct kick_item *k,
+static void kick_check(struct workqueue_struct *wq, struct kick_item *k,
 		       struct work_struct *nudge, unsigned int deadline_ms,
-		       unsigned long *late_recovered)
+		       struct kick_tally *tally)
 {
 	unsigned long left = msecs_to_jiffies(deadline_ms);
-	bool stranded = false;
 
-	k->checked = true;
+	tally->total++;
 	if (!wait_for_completion_timeout(&k->done, left)) {
-		stranded = true;
+		tally->stranded++;
 		queue_work(wq, nudge);
 		if (wait_for_completion_timeout(&k->done, left))
-			(*late_recovered)++;
+			tally->late_recovered++;
 	}
 	flush_work(&k->work);
-	return stranded;
+	tally->max_lat = max(tally->max_lat, k->lat_ns);
 }
 
 static ssize_t cull_cmd(char *args, struct seq_buf *out)
@@ -914,11 +917,10 @@ static ssize_t cull_cmd(char *args, struct seq_buf *out)
 	struct churn_item *citems = NULL;
 	struct work_struct nudge;
 	struct burst_ctx bctx = {};
-	unsigned long stranded = 0, late_recovered = 0, total = 0;
+	struct kick_tally tally = {};
 	unsigned long new_workers = 0;
 	pid_t max_pid = 0, round_max;
 	unsigned int r, i;
-	s64 max_lat = 0;
 	ktime_t t0;
 	struct twq *t;
 
@@ -980,17 +982,10 @@ static ssize_t cull_cmd(char *args, struct seq_buf *out)
 			INIT_WORK(&k->work, kick_fn);
 			init_completion(&k->done);
 			k->lat_ns = -1;
-			k->checked = false;
 			k->queued = ktime_get();
 			queue_work(wq, &k->work);
-			if (serial) {
-				total++;
-				stranded += kick_check(wq, k, &nudge,
-						       deadline_ms,
-						       &late_recovered);
-				if (k->lat_ns > max_lat)
-					max_lat = k->lat_ns;
-			}
+			if (serial)
+				kick_check(wq, k, &nudge, deadline_ms, &tally);
 			if (c < churn && (get_random_u32() & 1)) {
 				struct churn_item *ch = &citems[c++];
 
@@ -1007,18 +1002,9 @@ static ssize_t cull_cmd(char *args, struct seq_buf *out)
 			}
 		}
 
-		/* 4. every kick must have run by the deadline */
-		for (i = 0; i < kicks; i++) {
-			struct kick_item *k = &kitems[i];
-
-			if (k->checked)
-				continue;
-			total++;
-			stranded += kick_check(wq, k, &nudge, deadline_ms,
-					       &late_recovered);
-			if (k->lat_ns > max_lat)
-				max_lat = k->lat_ns;
-		}
+		/* 4. every kick must have run by the deadline (serial: done) */
+		for (i = 0; !serial && i < kicks; i++)
+			kick_check(wq, &kitems[i], &nudge, deadline_ms, &tally);
 		for (i = 0; i < c; i++)
 			flush_work(&citems[i].work);
 		flush_work(&nudge);
@@ -1028,10 +1014,11 @@ static ssize_t cull_cmd(char *args, struct seq_buf *out)
 
 	seq_buf_printf(out,
 		       "rounds=%u burst=%u serial=%u kicks=%lu stranded=%lu recovered_by_nudge=%lu new_workers=%lu max_lat_us=%lld idle_ms=%u deadline_ms=%u elapsed_ms=%lld result=%s\n",
-		       rounds, burst, serial, total, stranded, late_recovered, new_workers,
-		       max_lat / 1000, idle_ms, deadline_ms,
+		       rounds, burst, serial, tally.total, tally.stranded,
+		       tally.late_recovered, new_workers, tally.max_lat / 1000,
+		       idle_ms, deadline_ms,
 		       ktime_ms_delta(ktime_get(), t0),
-		       stranded ? "FAIL" : "PASS");
+		       tally.stranded ? "FAIL" : "PASS");
 	kfree(bitems);
 	kfree(kitems);
 	kfree(citems);
