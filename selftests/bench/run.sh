@@ -28,12 +28,15 @@ boot() { # FLAVOUR SCRIPT NAME TIMEOUT: run SCRIPT in the VM, log in $out/NAME.l
 	local k=$1 script=$2 name=$3 t=$4 stage
 	stage=$out/stage-$k
 	cp "$script" "$stage/run.sh"
-	"$top/selftests/vm/mkinitramfs.sh" "$out/initramfs-$k.cpio" \
-		"$build/selftests/none" "$stage/run.sh"
-	"$top/selftests/vm/run-vm.sh" --mode script --name "bench-$name" \
-		--timeout "$t" "$build/kernel-$k" "$out/initramfs-$k.cpio" \
-		>"$out/$name.vmout" 2>&1 || true
+	"$top/selftests/vm/vm.sh" script "$k" "$stage/run.sh" \
+		--name "bench-$name" --timeout "$t" >"$out/$name.vmout" 2>&1 || true
 	cp "$build/vm/bench-$name/tap.log" "$out/$name.log"
+	# The accelerator the numbers were measured with goes with them.
+	cp "$build/vm/bench-$name/accel" "$out/$name.accel" 2>/dev/null || true
+}
+
+accel_of() { # NAME: "kvm" or "tcg" as run-vm.sh chose it for that run
+	head -n 1 "$out/$1.accel" 2>/dev/null || echo unknown
 }
 
 percentiles() { # reads numbers (ns) on stdin; prints count p50 p99 p99.9 max in us
@@ -58,7 +61,8 @@ latency)
 		echo
 		echo "queue_work() (from a hard hrtimer, as an interrupt handler would)"
 		echo "to the first line of the work function. Kernel: patched perf"
-		echo "flavour (PREEMPT_RT, lock_stat) under QEMU TCG."
+		echo "flavour (PREEMPT_RT, lock_stat) under QEMU, accelerator"
+		echo "$(accel_of latency) ($(sed -n 2p "$out/latency.accel" 2>/dev/null))."
 		echo
 		echo '```'
 		echo "$info"
@@ -106,7 +110,7 @@ GP
 enqueue)
 	rounds=${ROUNDS:-3}
 	# plain 6.12, the series (wake_q), the series with a single deferred
-	# task pointer instead (kernel/bench): booted in turn, every round
+	# task pointer instead (kernel/variants/task-pointer): booted in turn, every round
 	kernels="perf-plain perf perf-alt"
 	for k in $kernels; do
 		build_flavour "$k" >/dev/null
@@ -119,7 +123,16 @@ enqueue)
 			awk -v k=$k '$1 == "R" { print k, $0 }' "$out/enqueue-$k-$r.log" >>"$out/enqueue.raw"
 		done
 	done
-	"$top/selftests/bench/enqueue-table.sh" "$out/enqueue.raw" >"$out/enqueue.md"
+	{
+		"$top/selftests/bench/enqueue-table.sh" "$out/enqueue.raw"
+		echo
+		echo "QEMU accelerator of each boot (selftests/vm/accel.sh):"
+		for r in $(seq 1 "$rounds"); do
+			for k in $kernels; do
+				echo "- round $r, $k: $(accel_of "enqueue-$k-$r")"
+			done
+		done
+	} >"$out/enqueue.md"
 	cat "$out/enqueue.md"
 	echo "bench: table $out/enqueue.md"
 	;;

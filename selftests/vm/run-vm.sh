@@ -4,7 +4,8 @@
 # run-vm.sh [options] KERNEL_DIR INITRAMFS
 #
 # Boot KERNEL_DIR/obj/arch/x86/boot/bzImage with INITRAMFS under
-# qemu-system-x86_64 (TCG unless /dev/kvm is usable).
+# qemu-system-x86_64: KVM when a probe guest runs under it, else TCG
+# (selftests/vm/accel.sh; WQRT_VM_ACCEL=kvm|tcg forces one).
 #
 #   --mode check|script|shell   what /init does (default check)
 #   --name NAME                 log directory build/vm/NAME
@@ -51,18 +52,23 @@ tap="$logdir/tap.log"
 : >"$console"
 : >"$tap"
 
-accel=tcg
-if [ -w /dev/kvm ]; then
-	accel=kvm
+. "$top/selftests/vm/accel.sh"
+if ! choose_accel; then
+	echo "wqrt-vm: FAIL: $ACCEL_REASON" >&2
+	exit 2
 fi
+accel=$ACCEL
+# The choice and its reason stay with the logs (the benchmarks read it).
+printf '%s\n%s\n' "$ACCEL" "$ACCEL_REASON" >"$logdir/accel"
 append="console=ttyS0,115200 panic=-1 oops=panic loglevel=6 wqrt.mode=$mode $extra_append"
-qemu=(qemu-system-x86_64 -machine pc,accel=$accel -cpu max -smp "$smp" -m "$mem"
+qemu=(qemu-system-x86_64 -machine pc,accel=$accel -cpu "$ACCEL_CPU" -smp "$smp" -m "$mem"
 	-kernel "$kernel" -initrd "$initrd" -no-reboot)
 
 if [ "$mode" = shell ]; then
 	exec "${qemu[@]}" -nographic -serial mon:stdio -serial null -append "$append"
 fi
 
+echo "wqrt-vm: accelerator $ACCEL_REASON"
 echo "wqrt-vm: booting $(basename "$kdir") ($accel, $smp vCPUs, ${mem} MiB, timeout ${timeout_s}s); logs in $logdir"
 "${qemu[@]}" -display none -monitor none -serial "file:$console" \
 	-serial "file:$tap" -append "$append" &

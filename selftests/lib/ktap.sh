@@ -1,0 +1,79 @@
+# SPDX-License-Identifier: GPL-2.0
+# KTAP output for wqrt's shell tests, with the names of the kernel's
+# tools/testing/selftests/kselftest/ktap_helpers.sh so a test reads the
+# same in either place. POSIX sh (the VM runs them under busybox). Sourced.
+#
+#	ktap_print_header
+#	ktap_set_plan 3
+#	ktap_test_result "wqrtd started" start_wqrtd
+#	ktap_test_skip "no uart" ...
+#	ktap_finished		# prints the totals, exits 0 or 1
+
+KTAP_TESTNO=1
+KTAP_CNT_PASS=0
+KTAP_CNT_FAIL=0
+KTAP_CNT_SKIP=0
+KSFT_PASS=0
+KSFT_FAIL=1
+KSFT_SKIP=4
+
+ktap_print_header() {
+	echo "TAP version 13"
+}
+
+ktap_print_msg() {
+	echo "# $*"
+}
+
+ktap_set_plan() {
+	echo "1..$1"
+}
+
+# The whole program has nothing to test here; $1 says why.
+ktap_skip_all() {
+	echo "1..0 # SKIP $*"
+}
+
+__ktap_test() { # RESULT DESCRIPTION [DIRECTIVE]
+	echo "$1 $KTAP_TESTNO $2${3:+ # $3}"
+	KTAP_TESTNO=$((KTAP_TESTNO + 1))
+}
+
+ktap_test_pass() {
+	__ktap_test ok "$1"
+	KTAP_CNT_PASS=$((KTAP_CNT_PASS + 1))
+}
+
+ktap_test_skip() { # DESCRIPTION REASON
+	__ktap_test ok "$1" "SKIP ${2:-}"
+	KTAP_CNT_SKIP=$((KTAP_CNT_SKIP + 1))
+}
+
+ktap_test_fail() {
+	__ktap_test "not ok" "$1"
+	KTAP_CNT_FAIL=$((KTAP_CNT_FAIL + 1))
+}
+
+# ktap_test_result DESCRIPTION COMMAND [ARG...]: pass if COMMAND succeeds.
+ktap_test_result() {
+	__ktap_desc=$1
+	shift
+	if "$@"; then
+		ktap_test_pass "$__ktap_desc"
+	else
+		ktap_test_fail "$__ktap_desc"
+	fi
+}
+
+ktap_print_totals() {
+	echo "# Totals: pass:$KTAP_CNT_PASS fail:$KTAP_CNT_FAIL xfail:0 xpass:0 skip:$KTAP_CNT_SKIP error:0"
+}
+
+# Print the totals and exit with the kselftest status of the whole run.
+ktap_finished() {
+	ktap_print_totals
+	if [ "$KTAP_CNT_FAIL" -gt 0 ]; then
+		exit "$KSFT_FAIL"
+	fi
+	exit "$KSFT_PASS"
+}
