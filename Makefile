@@ -14,7 +14,7 @@ PREFIX ?= /usr/local
 DESTDIR ?=
 
 .PHONY: help all deps kernel kernel-plain kernel-tree kernel-export \
-	checkpatch daemon daemon-test selftests initramfs vm-run vm-shell \
+	checkpatch daemon daemon-test selftests vm-run vm-shell \
 	vm-test check check-vm check-unit demo install clean distclean \
 	kernel-each race-demo e2e
 
@@ -63,34 +63,27 @@ daemon: deps
 daemon-test: deps
 	@$(MAKE) --no-print-directory -C daemon O=$(BUILD)/daemon test
 
+VM := selftests/vm/vm.sh
+
 selftests: kernel
 	@$(MAKE) --no-print-directory -C selftests KDIR=$(KDIR)/obj \
 		KSRC=$(KDIR)/src O=$(BUILD)/selftests/$(KERNEL)
 
-initramfs: selftests daemon
-	@selftests/vm/mkinitramfs.sh $(BUILD)/initramfs-$(KERNEL).cpio \
-		$(BUILD)/selftests/$(KERNEL)
+# Every VM boot goes through selftests/vm/vm.sh, which builds wqrtd, the
+# selftests against the kernel and the image, and boots it.
+vm-test: kernel
+	@$(VM) check $(KERNEL)
 
-vm-test: initramfs
-	@selftests/vm/run-vm.sh --name $(KERNEL)-selftests $(KDIR) \
-		$(BUILD)/initramfs-$(KERNEL).cpio
-
-vm-run: selftests daemon
+vm-run: kernel
 	@test -n "$(SCRIPT)" || { echo "usage: make vm-run SCRIPT=path/to/script.sh" >&2; exit 2; }
-	@test -f "$(SCRIPT)" || { echo "vm-run: no such script: $(SCRIPT)" >&2; exit 2; }
-	@selftests/vm/mkinitramfs.sh $(BUILD)/initramfs-$(KERNEL)-run.cpio \
-		$(BUILD)/selftests/$(KERNEL) $(abspath $(SCRIPT))
-	@selftests/vm/run-vm.sh --mode script --name $(KERNEL)-$(notdir $(basename $(SCRIPT))) \
-		$(KDIR) $(BUILD)/initramfs-$(KERNEL)-run.cpio
+	@$(VM) script $(KERNEL) $(SCRIPT)
 
-vm-shell: initramfs
-	@selftests/vm/run-vm.sh --mode shell $(KDIR) $(BUILD)/initramfs-$(KERNEL).cpio
+vm-shell: kernel
+	@$(VM) shell $(KERNEL)
 
 # The user's day in a Debian 12 VM with systemd as PID 1 on the test kernel.
-e2e: selftests daemon
-	@selftests/e2e/mkimage.sh $(BUILD)/e2e.cpio $(BUILD)/selftests/$(KERNEL)
-	@WQRT_VM_MEM=2048 selftests/vm/run-vm.sh --name $(KERNEL)-e2e \
-		--timeout 900 $(KDIR) $(BUILD)/e2e.cpio
+e2e: kernel
+	@$(VM) e2e $(KERNEL)
 
 demo:
 	@$(MAKE) --no-print-directory vm-run KERNEL=test SCRIPT=selftests/vm/demo.sh
@@ -103,7 +96,8 @@ kernel-each: deps daemon
 	@kernel/scripts/each.sh series $(EACH)
 
 # The series up to the debug knobs, minus the claim of the kicked worker
-# (kernel/race): the idle-cull race test must catch stranded work there.
+# (kernel/variants/race): the idle-cull race test must catch stranded work
+# there.
 race-demo: deps daemon
 	@kernel/scripts/each.sh race
 
@@ -120,6 +114,7 @@ install: daemon
 
 clean:
 	rm -rf $(BUILD)/daemon $(BUILD)/selftests $(BUILD)/vm $(BUILD)/*.cpio \
+		$(BUILD)/selftests-*.log \
 		$(BUILD)/results
 
 # Also forget the cached kernels of this checkout (the cache itself is

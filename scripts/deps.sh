@@ -11,7 +11,7 @@ set -euo pipefail
 packages=(
 	# compiler and kernel build
 	build-essential flex bison bc libelf-dev libssl-dev cpio kmod
-	xz-utils rsync git python3 dwarves
+	xz-utils rsync git python3 dwarves ccache
 	# the kernel source the series applies to
 	linux-source-6.12
 	# the VM

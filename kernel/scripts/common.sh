@@ -109,3 +109,198 @@ apply_series() {
 	done
 	echo "$n"
 }
+
+# --- kernel build model -------------------------------------------------
+#
+# A flavour is a state of the source (a prefix of the series, possibly with
+# a test-only variant from kernel/variants/ on top) and a list of config
+# fragments. Every flavour is built in one incremental tree of its own,
+# $WQRT_CACHE/tree/TREE/{src,obj} (TREE defaults to the flavour's name):
+# the state is committed on top of 'base' without touching the tree, then
+# checked out, so only the files that differ get new mtimes and only what
+# depends on them is rebuilt. obj/.wqrt-key records what the tree was last
+# built from (the source tree's git id, the fragments, the build recipe,
+# the compiler); a build whose key matches is reused as it is, any other is
+# brought up to date by make. build/kernel-FLAVOUR points at the tree.
+
+# The flavour table. Sets FL_SERIES (1: the series applies), FL_VARIANT (a
+# directory of kernel/variants applied on top, or empty) and FL_FRAGMENTS
+# (names under kernel/configs; a trailing '?' means "only when the tree
+# defines every option the fragment sets": options that come with the
+# series). A name with a slash is a path from the top of the repository.
+# The kernels the VM tests boot merge the kselftests' own config, so what
+# selftests/wqrt/config asks of a board is what the tests ran on.
+TEST_FRAGMENTS="wqrt.config systemd.config debug.config selftests/wqrt/config"
+flavour_spec() {
+	FL_VARIANT=
+	case "$1" in
+	test)	FL_SERIES=1 FL_FRAGMENTS="$TEST_FRAGMENTS debug-series.config?" ;;
+	plain)	FL_SERIES=0 FL_FRAGMENTS="$TEST_FRAGMENTS" ;;
+	race)	FL_SERIES=1 FL_VARIANT=race
+		FL_FRAGMENTS="$TEST_FRAGMENTS debug-series.config?" ;;
+	perf)	FL_SERIES=1 FL_FRAGMENTS="wqrt.config perf.config" ;;
+	perf-plain) FL_SERIES=0 FL_FRAGMENTS="wqrt.config perf.config" ;;
+	perf-alt) FL_SERIES=1 FL_VARIANT=task-pointer
+		FL_FRAGMENTS="wqrt.config perf.config" ;;
+	*)	die "unknown kernel flavour '$1' (test, plain, race, perf, perf-plain, perf-alt)" ;;
+	esac
+}
+
+# The patches of a flavour's source state, in order: the series (its first
+# $2 patches when given) and the variant's patches. A variant's on-top-of
+# file says what it applies to: "all" or the number of series patches.
+flavour_patches() {
+	local limit=${2:-} on vdir
+	local -a series=()
+	[ "$FL_SERIES" = 0 ] || mapfile -t series < <(series_patches)
+	if [ -n "$FL_VARIANT" ]; then
+		vdir="$WQRT_KDIR/variants/$FL_VARIANT"
+		on=$(tr -d '[:space:]' <"$vdir/on-top-of")
+		[ "$on" = all ] || limit=$on
+		[ -z "${2:-}" ] || [ "$2" = "$limit" ] ||
+			die "variant $FL_VARIANT applies on top of $on patches, not $2"
+	fi
+	if [ -n "$limit" ]; then
+		[[ "$limit" =~ ^[0-9]+$ ]] && [ "$limit" -le "${#series[@]}" ] ||
+			die "the series has ${#series[@]} patches; cannot take the first '$limit'"
+		series=("${series[@]:0:$limit}")
+	fi
+	[ "${#series[@]}" = 0 ] || printf '%s\n' "${series[@]}"
+	[ -z "$FL_VARIANT" ] || ls "$vdir"/*.patch
+}
+
+# Commit the patches on top of $1 in the base repository without a
+# worktree (a private index), so that a build tree's files are left alone.
+# Prints the last commit.
+commit_patches() {
+	local prev=$1 p tree index
+	shift
+	index=$(mktemp)
+	GIT_INDEX_FILE=$index git -C "$BASE_REPO" read-tree "$prev"
+	for p in "$@"; do
+		GIT_INDEX_FILE=$index git -C "$BASE_REPO" apply --cached "$p" 2>&1 || {
+			rm -f "$index"
+			die "patch ${p#"$WQRT_TOP"/} does not apply to $KSRC_PKG $(ksrc_version)"
+		}
+		tree=$(GIT_INDEX_FILE=$index git -C "$BASE_REPO" write-tree)
+		prev=$(git_id -C "$BASE_REPO" commit-tree "$tree" -p "$prev" \
+			-m "$(basename "$p")")
+	done
+	rm -f "$index"
+	git -C "$BASE_REPO" rev-parse "$prev"
+}
+
+# The fragment paths of the flavour for the source in $1.
+flavour_fragments() {
+	local src=$1 f path sym
+	for f in $FL_FRAGMENTS; do
+		case "$f" in
+		*/*) path="$WQRT_TOP/${f%\?}" ;;
+		*) path="$WQRT_KDIR/configs/${f%\?}" ;;
+		esac
+		if [ "$f" != "${f%\?}" ]; then
+			for sym in $(sed -n 's/^CONFIG_\([A-Z0-9_]*\)=.*/\1/p' "$path"); do
+				grep -rqs --include='Kconfig*' "^config $sym\$" "$src" ||
+					continue 2
+			done
+		fi
+		echo "$path"
+	done
+}
+
+# kmake SRC OBJ ARGS...: the kernel's make for x86_64, through ccache when
+# it is installed. CCACHE_BASEDIR makes the paths of every tree relative, so
+# a new tree (another flavour, kernel-each, a developer's own) gets the
+# objects of the same source and configuration from the cache instead of
+# compiling them again; a changed file misses and is compiled, so the cache
+# never hides a change.
+kmake() {
+	local src=$1 obj=$2
+	shift 2
+	if command -v ccache >/dev/null; then
+		CCACHE_DIR=${CCACHE_DIR:-$WQRT_CACHE/ccache} \
+		CCACHE_BASEDIR=$WQRT_CACHE/tree CCACHE_NOHASHDIR=1 \
+		CCACHE_MAXSIZE=${CCACHE_MAXSIZE:-10G} \
+			make -C "$src" O="$obj" ARCH=x86_64 CC="ccache gcc" "$@"
+	else
+		make -C "$src" O="$obj" ARCH=x86_64 "$@"
+	fi
+}
+
+# kconfig SRC OBJ FRAGMENT...: tinyconfig plus the fragments into
+# OBJ/.config, failing by name on any option olddefconfig drops. OBJ/.config
+# is replaced only when it changes, so an unchanged configuration triggers
+# no rebuild.
+kconfig() {
+	local src=$1 obj=$2 cfg
+	shift 2
+	cfg="$obj.cfg"
+	rm -rf "$cfg"
+	mkdir -p "$cfg" "$obj"
+	kmake "$src" "$cfg" -s tinyconfig >/dev/null
+	(cd "$cfg" && "$src/scripts/kconfig/merge_config.sh" -m -O "$cfg" \
+		"$cfg/.config" "$@" >/dev/null)
+	kmake "$src" "$cfg" -s olddefconfig >/dev/null
+	"$WQRT_KDIR/scripts/check-config.sh" "$cfg/.config" "$@"
+	cmp -s "$cfg/.config" "$obj/.config" || cp "$cfg/.config" "$obj/.config"
+	rm -rf "$cfg"
+}
+
+# build_kernel FLAVOUR [NPATCHES]: bring the flavour's tree up to date and
+# point build/kernel-FLAVOUR at it. WQRT_TREE=NAME builds in the tree NAME
+# instead of the flavour's own (kernel-each; a developer working on the
+# series in a checkout of their own, so as not to rebuild the shared tree).
+# Prints nothing on stdout; progress goes to stderr.
+build_kernel() {
+	local flavour=$1 limit=${2:-} tree dir src obj commit key start
+	local -a patches frags
+	flavour_spec "$flavour"
+	mapfile -t patches < <(flavour_patches "$limit")
+	tree=${WQRT_TREE:-$flavour}
+	dir="$WQRT_CACHE/tree/$tree"
+	src="$dir/src" obj="$dir/obj"
+	BASE_REPO=$(base_repo)
+	mkdir -p "$dir" "$WQRT_BUILD"
+	exec 8>"$dir.lock"
+	flock 8
+	commit=$(commit_patches base "${patches[@]}")
+	if [ ! -e "$src/.git" ]; then
+		git -C "$BASE_REPO" worktree prune
+		rm -rf "$src" "$obj"
+		git -C "$BASE_REPO" worktree add -q --detach "$src" base
+	fi
+	git -C "$src" checkout -q -f --detach "$commit"
+	mapfile -t frags < <(flavour_fragments "$src")
+	key=$(
+		{
+			echo "$KSRC_PKG $(ksrc_version)"
+			git -C "$BASE_REPO" rev-parse "$commit^{tree}"
+			for f in "${frags[@]}"; do
+				echo "fragment $(basename "$f") $(sha256sum <"$f")"
+			done
+			sed -n '/^# --- kernel build model/,$p' "$WQRT_KDIR/scripts/common.sh" |
+				sha256sum
+			sha256sum <"$WQRT_KDIR/scripts/check-config.sh"
+			gcc --version | head -n 1
+		} | sha256sum | cut -c1-16
+	)
+	if [ -f "$obj/.wqrt-key" ] && [ "$(cat "$obj/.wqrt-key")" = "$key" ]; then
+		note "kernel $tree: up to date ($key: ${#patches[@]} patch(es), $(basename -a "${frags[@]}" | tr '\n' ' '))"
+		ln -sfn "$dir" "$WQRT_BUILD/kernel-$flavour"
+		exec 8>&-
+		return 0
+	fi
+	rm -f "$obj/.wqrt-key"
+	note "kernel $tree: ${#patches[@]} patch(es), $(basename -a "${frags[@]}" | tr '\n' ' ')-> $key"
+	kconfig "$src" "$obj" "${frags[@]}"
+	note "kernel $tree: building in $obj (make -j$(nproc) all); a fresh tree takes several minutes, a changed patch one to ten"
+	start=$(date +%s)
+	if ! kmake "$src" "$obj" -j"$(nproc)" all >"$dir/build.log" 2>&1; then
+		tail -n 40 "$dir/build.log" >&2
+		die "kernel $tree: build failed, full log in $dir/build.log"
+	fi
+	echo "$key" >"$obj/.wqrt-key"
+	ln -sfn "$dir" "$WQRT_BUILD/kernel-$flavour"
+	note "kernel $tree: built in $(($(date +%s) - start)) s"
+	exec 8>&-
+}

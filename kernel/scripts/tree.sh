@@ -9,7 +9,7 @@
 #   export     write the commits of build/linux since 'base' back to
 #              kernel/patches (git format-patch) and rewrite kernel/series
 #   checkpatch scripts/checkpatch.pl --strict on every patch of the series
-#              and on the variants in kernel/race and kernel/bench
+#              and on the test-only variants in kernel/variants/*
 
 . "$(dirname "$0")/common.sh"
 
@@ -51,9 +51,9 @@ export)
 checkpatch)
 	base=$(base_repo)
 	mapfile -t patches < <(series_patches)
-	# and the variants built for the race demonstration and the benchmark
+	# and the test-only variants (race demonstration, benchmark A/B)
 	shopt -s nullglob
-	patches+=("$WQRT_KDIR"/race/*.patch "$WQRT_KDIR"/bench/*.patch)
+	patches+=("$WQRT_KDIR"/variants/*/*.patch)
 	if [ "${#patches[@]}" -eq 0 ]; then
 		note "checkpatch: the series is empty, nothing to check"
 		exit 0

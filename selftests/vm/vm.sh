@@ -1,0 +1,78 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# vm.sh MODE KERNEL [SCRIPT] [run-vm.sh options]
+#
+# The one way wqrt boots a VM. KERNEL is a built kernel tree: a flavour
+# name (test, plain, perf, ...: build/kernel-NAME, made by
+# kernel/scripts/build.sh) or a directory with src/ and obj/. vm.sh builds
+# wqrtd and the selftests against that kernel, makes the image and boots it
+# with run-vm.sh:
+#
+#   check   the kselftests and the daemon's VM tests (busybox /init)
+#   script  SCRIPT (and the files beside it) as /wqrt/run.sh, TAP judged
+#   shell   an interactive busybox shell
+#   e2e     the Debian 12 root with systemd as PID 1 (selftests/e2e)
+#
+# Options after KERNEL [SCRIPT] go to run-vm.sh (--name, --timeout, --mem,
+# --smp); the log directory is build/vm/NAME.
+set -euo pipefail
+
+top=$(cd "$(dirname "$0")/../.." && pwd)
+build=${WQRT_BUILD:-$top/build}
+usage="usage: vm.sh check|script|shell|e2e KERNEL [SCRIPT] [run-vm.sh options]"
+mode=${1:?$usage}
+kernel=${2:?$usage}
+shift 2
+script=
+if [ "$mode" = script ]; then
+	script=${1:?script mode needs a SCRIPT: $usage}
+	shift
+	[ -f "$script" ] || { echo "vm.sh: no such script: $script" >&2; exit 2; }
+	script=$(cd "$(dirname "$script")" && pwd)/$(basename "$script")
+fi
+case "$mode" in
+check | script | shell | e2e) ;;
+*) echo "$usage" >&2; exit 2 ;;
+esac
+
+if [ -d "$kernel" ]; then
+	kdir=$(cd "$kernel" && pwd)
+else
+	kdir=$build/kernel-$kernel
+fi
+[ -f "$kdir/obj/arch/x86/boot/bzImage" ] || {
+	echo "vm.sh: no built kernel at $kdir (make kernel KERNEL=$kernel)" >&2
+	exit 2
+}
+tag=$(basename "$kdir")
+tag=${tag#kernel-}
+case "$mode" in
+check) name=$tag-selftests ;;
+script) name=$tag-$(basename "$script" .sh) ;;
+*) name=$tag-$mode ;;
+esac
+
+make --no-print-directory -s -C "$top/daemon" O="$build/daemon" all
+selftests=$build/selftests/$tag
+make --no-print-directory -s -C "$top/selftests" KDIR="$kdir/obj" \
+	KSRC="$kdir/src" O="$selftests" >"$build/selftests-$tag.log" 2>&1 || {
+	tail -n 30 "$build/selftests-$tag.log" >&2
+	echo "vm.sh: the selftests do not build against $kdir" >&2
+	exit 1
+}
+
+image=$build/image-$tag-$mode.cpio
+vmopts=(--name "$name")
+case "$mode" in
+e2e)
+	"$top/selftests/e2e/mkimage.sh" "$image" "$selftests"
+	export WQRT_VM_MEM=${WQRT_VM_MEM:-2048}
+	vmopts+=(--timeout 900 --mode check)
+	;;
+*)
+	"$top/selftests/vm/mkinitramfs.sh" "$image" "$selftests" $script
+	vmopts+=(--mode "$mode")
+	;;
+esac
+exec "$top/selftests/vm/run-vm.sh" "${vmopts[@]}" "$@" "$kdir" "$image"
