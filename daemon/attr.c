@@ -36,6 +36,16 @@ const char *attr_name(enum wq_attr a)
 	return attrs[a].name;
 }
 
+int attr_lookup(const char *name)
+{
+	int a;
+
+	for (a = 0; a < WA_NR; a++)
+		if (!strcmp(name, attrs[a].name))
+			return a;
+	return -1;
+}
+
 const char *policy_name(int policy)
 {
 	if (policy < 0 || policy >= (int)ARRAY_SIZE(policies))
@@ -55,6 +65,14 @@ int policy_from_sched(int sched_policy)
 	return sched_policy == SCHED_FIFO ? POLICY_FIFO :
 	       sched_policy == SCHED_RR	  ? POLICY_RR :
 					    POLICY_NORMAL;
+}
+
+const char *sched_policy_name(int sched_policy)
+{
+	if (sched_policy != SCHED_OTHER && sched_policy != SCHED_FIFO &&
+	    sched_policy != SCHED_RR)
+		return "other";
+	return policy_name(policy_from_sched(sched_policy));
 }
 
 static int lookup(const char *const *names, size_t n, const char *text,

@@ -38,6 +38,8 @@ struct settings {
 };
 
 const char *attr_name(enum wq_attr a);
+/* The attribute called name, or -1 */
+int attr_lookup(const char *name);
 /* Config text -> value. Returns 0, or -EINVAL with *why set. */
 int attr_parse_conf(enum wq_attr a, const char *text, struct settings *s,
 		    const char **why);
@@ -55,6 +57,9 @@ void settings_copy_attr(struct settings *dst, const struct settings *src,
 			enum wq_attr a);
 
 const char *policy_name(int policy);
+/* SCHED_* -> "normal", "fifo", "rr", or "other" for the classes wqrtd
+ * does not set (batch, idle, deadline) */
+const char *sched_policy_name(int sched_policy);
 /* enum wq_policy <-> SCHED_* */
 int policy_to_sched(int policy);
 int policy_from_sched(int sched_policy);

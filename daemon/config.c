@@ -215,16 +215,6 @@ static bool is_global_key(const char *key)
 	return false;
 }
 
-static int attr_by_name(const char *key)
-{
-	int a;
-
-	for (a = 0; a < WA_NR; a++)
-		if (!strcmp(key, attr_name(a)))
-			return a;
-	return -1;
-}
-
 /* Iterate the keys of one section: "sec:key" entries with a value. */
 #define for_each_key(ld, sec, i, k)                       \
 	for (i = 0; i < (ld)->d->size; i++)               \
@@ -289,7 +279,7 @@ static void load_global(struct loader *ld, const char *sec)
 				c->restore_on_exit = b;
 			else
 				c->allow_high_priority = b;
-		} else if (attr_by_name(key) >= 0 || !strcmp(key, "profile")) {
+		} else if (attr_lookup(key) >= 0 || !strcmp(key, "profile")) {
 			error_at(
 				ld, sec, key,
 				"not a [global] key: put it in a [profile:], [wq:] or [kworker:] section");
@@ -345,7 +335,7 @@ static void load_keys(struct loader *ld, struct rule *r, bool is_profile)
 					"a profile cannot include another profile");
 			continue;
 		}
-		a = attr_by_name(key);
+		a = attr_lookup(key);
 		if (a < 0) {
 			if (is_global_key(key))
 				error_at(ld, r->section, key,
@@ -648,6 +638,27 @@ int config_load(const char *path, const char *root, struct config **out,
 		return errors->n - before;
 	}
 	*out = c;
+	return 0;
+}
+
+int config_load_report(const char *path, const char *root,
+		       struct config **out, const char *then)
+{
+	struct strlist errors = { 0 };
+	size_t i;
+	int n;
+
+	n = config_load(path, root, out, &errors);
+	for (i = 0; i < errors.n; i++)
+		log_err("%s", errors.v[i]);
+	strlist_free(&errors);
+	if (n) {
+		log_err("%s has %d error(s)%s%s", path, n, then ? "; " : "",
+			then ? then : "");
+		return n;
+	}
+	for (i = 0; i < (*out)->warnings.n; i++)
+		log_warn("%s", (*out)->warnings.v[i]);
 	return 0;
 }
 

@@ -9,8 +9,6 @@
 #include "attr.h"
 #include "util.h"
 
-#define EX_CONFIG_CODE 78
-
 /* rtprio at or above this on a glob needs allow_high_priority = yes */
 #define HIGH_PRIO_THRESHOLD 90
 
@@ -45,6 +43,13 @@ struct config {
  */
 int config_load(const char *path, const char *root, struct config **out,
 		struct strlist *errors);
+/*
+ * config_load() for wqrtd and wqrtctl: every error and warning is logged,
+ * and on errors a last line "PATH has N error(s)" and then, if set, what
+ * that means ("nothing changed"). Returns the number of errors.
+ */
+int config_load_report(const char *path, const char *root,
+		       struct config **out, const char *then);
 void config_free(struct config *c);
 
 bool pattern_is_glob(const char *p);

@@ -6,7 +6,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 void daemon_init(struct daemon *d, const char *root, const struct sys_ops *ops,
 		 struct config *cfg)
@@ -22,8 +21,9 @@ void daemon_init(struct daemon *d, const char *root, const struct sys_ops *ops,
 void daemon_free(struct daemon *d)
 {
 	free(d->wqs);
-	free(d->saved);
 	free(d->kws);
+	free(d->shared);
+	state_free(&d->state);
 	config_free(d->cfg);
 	memset(d, 0, sizeof(*d));
 }
@@ -33,32 +33,32 @@ const char *daemon_mode_name(const struct daemon *d)
 	return d->sysfs_mode ? "sysfs mode" : "fallback mode";
 }
 
-static struct wq_track *track_find(struct wq_track *v, size_t n,
-				   const char *name)
+int daemon_use_state(struct daemon *d, const char *path)
 {
-	size_t i;
+	return state_load(&d->state, path);
+}
 
-	for (i = 0; i < n; i++)
-		if (!strcmp(v[i].name, name))
-			return &v[i];
-	return NULL;
+/* Count a failure: not a workqueue or task that went away, not a retry */
+static void count(struct daemon *d, int err)
+{
+	if (err < 0 && err != -ENOENT && err != -ESRCH &&
+	    !apply_err_transient(err))
+		d->failures++;
 }
 
 static struct wq_track *wq_find(struct daemon *d, const char *name)
 {
-	return track_find(d->wqs, d->nwqs, name);
-}
+	size_t i;
 
-/* originals a previous instance left for @name */
-static struct wq_track *saved_find(struct daemon *d, const char *name)
-{
-	return track_find(d->saved, d->nsaved, name);
+	for (i = 0; i < d->nwqs; i++)
+		if (!strcmp(d->wqs[i].name, name))
+			return &d->wqs[i];
+	return NULL;
 }
 
 static struct wq_track *wq_add(struct daemon *d, const char *name)
 {
 	struct wq_track *v = realloc(d->wqs, (d->nwqs + 1) * sizeof(*v));
-	struct wq_track *saved = saved_find(d, name);
 
 	if (!v)
 		return NULL;
@@ -67,88 +67,8 @@ static struct wq_track *wq_add(struct daemon *d, const char *name)
 	memset(v, 0, sizeof(*v));
 	snprintf(v->name, sizeof(v->name), "%s", name);
 	/* a previous instance changed it: its originals are the real ones */
-	if (saved)
-		v->orig = saved->orig;
+	state_take(&d->state, name, &v->orig);
 	return v;
-}
-
-/*
- * One line per changed attribute: "WORKQUEUE ATTRIBUTE VALUE", the value as
- * sysfs takes it. Originals of saved workqueues not tracked now (a module
- * not loaded again yet) are kept. Written to a temporary file and renamed,
- * so that a crash never leaves half a file.
- */
-static void save_state(struct daemon *d)
-{
-	char tmp[WQRT_PATH_MAX + 8], val[256];
-	size_t i, n = 0;
-	FILE *f;
-	int a;
-
-	if (!d->state_path)
-		return;
-	snprintf(tmp, sizeof(tmp), "%s.new", d->state_path);
-	f = fopen(tmp, "we");
-	if (!f) {
-		log_warn("cannot write %s: %s", tmp, strerror(errno));
-		return;
-	}
-	for (i = 0; i < d->nwqs + d->nsaved; i++) {
-		const struct wq_track *t = i < d->nwqs ? &d->wqs[i] :
-							  &d->saved[i - d->nwqs];
-
-		if (i >= d->nwqs && wq_find(d, t->name))
-			continue;
-		for (a = 0; a < WA_NR; a++) {
-			if (!(t->orig.set & WA_BIT(a)))
-				continue;
-			attr_format_sysfs(a, &t->orig, val, sizeof(val));
-			fprintf(f, "%s %s %s\n", t->name, attr_name(a), val);
-			n++;
-		}
-	}
-	if (fclose(f) || (n ? rename(tmp, d->state_path) :
-			      (unlink(tmp), unlink(d->state_path))) < 0) {
-		if (errno != ENOENT)
-			log_warn("cannot write %s: %s", d->state_path,
-				    strerror(errno));
-	}
-}
-
-int daemon_use_state(struct daemon *d, const char *path)
-{
-	char name[WQ_NAME_MAX], attr[32], val[256];
-	struct wq_track *t;
-	FILE *f;
-	int a;
-
-	d->state_path = path;
-	f = fopen(path, "re");
-	if (!f)
-		return errno == ENOENT ? 0 : -errno;
-	while (fscanf(f, "%63s %31s %255s", name, attr, val) == 3) {
-		for (a = 0; a < WA_NR; a++)
-			if (!strcmp(attr, attr_name(a)))
-				break;
-		t = saved_find(d, name);
-		if (!t) {
-			t = realloc(d->saved, (d->nsaved + 1) * sizeof(*t));
-			if (!t)
-				break;
-			d->saved = t;
-			t += d->nsaved++;
-			memset(t, 0, sizeof(*t));
-			snprintf(t->name, sizeof(t->name), "%s", name);
-		}
-		if (a == WA_NR || attr_parse_sysfs(a, val, &t->orig))
-			log_warn("%s: ignoring '%s %s %s'", path, name, attr,
-				    val);
-	}
-	fclose(f);
-	if (d->nsaved)
-		log_notice("%s: originals of %zu workqueue(s) from a previous run",
-			   path, d->nsaved);
-	return 0;
 }
 
 static void wq_drop(struct daemon *d, struct wq_track *t)
@@ -156,61 +76,101 @@ static void wq_drop(struct daemon *d, struct wq_track *t)
 	*t = d->wqs[--d->nwqs];
 }
 
-/*
- * Attributes written through sysfs. Where the workqueue has no policy
- * attribute (a kernel without the series, or a workqueue the series does
- * not cover), policy and rtprio go to its kworkers with sched_setattr().
- */
-static void wq_set_want(struct daemon *d, struct wq_track *t,
+/* The pools of a workqueue without a policy rule: no kworker of theirs
+ * is a profiled workqueue's alone */
+static void note_shared(struct daemon *d, const char *name,
 			const struct rule *r)
 {
-	unsigned int all = (1u << WA_NR) - 1;
-	char path[WQRT_PATH_MAX];
+	int ids[MAX_POOLS], n;
+	int *v;
 
-	t->want = r->s;
-	t->sysfs = all;
-	if (path_fmt(path, sizeof(path), d->root,
-		     "/sys/devices/virtual/workqueue/%s/policy", t->name) ||
-	    access(path, F_OK))
-		t->sysfs &= ~(WA_BIT(WA_POLICY) | WA_BIT(WA_RTPRIO));
+	if (r && (r->s.set & WA_BIT(WA_POLICY)))
+		return;
+	n = wq_read_pool_ids(d->root, name, ids, MAX_POOLS);
+	if (n <= 0)
+		return;
+	v = realloc(d->shared, (d->nshared + n) * sizeof(*v));
+	if (!v)
+		return;
+	memcpy(v + d->nshared, ids, n * sizeof(*ids));
+	d->shared = v;
+	d->nshared += n;
 }
 
-static void wq_refresh_pools(struct daemon *d, struct wq_track *t)
+/*
+ * The tracker of workqueue name in this scan, and in *rp the rule that
+ * covers it now. A workqueue is tracked while a rule covers it or while
+ * it has originals to put back (a rule dropped, or left by a previous
+ * instance); NULL when it is none of wqrtd's business.
+ */
+static struct wq_track *wq_visit(struct daemon *d, const char *name,
+				 const struct rule **rp)
 {
-	int n = wq_read_pool_ids(d->root, t->name, t->pools, MAX_POOLS);
+	const struct rule *r = config_match_wq(d->cfg, name);
+	struct wq_track *t = wq_find(d, name);
 
+	*rp = r;
+	note_shared(d, name, r);
+	if (!t && (r || state_has(&d->state, name)))
+		t = wq_add(d, name);
+	if (!t)
+		return NULL;
+	t->seen = true;
+	if (r)
+		t->want = r->s;
+	else
+		memset(&t->want, 0, sizeof(t->want));
+	if (r || t->orig.set)
+		return t;
+	wq_drop(d, t);
+	return NULL;
+}
+
+/* After its plan: all put back and no rule, or read its pools again */
+static void wq_settle(struct daemon *d, struct wq_track *t,
+		      const struct rule *r)
+{
+	int n;
+
+	if (!r && !t->orig.set) {
+		wq_drop(d, t);
+		return;
+	}
+	n = wq_read_pool_ids(d->root, t->name, t->pools, MAX_POOLS);
 	t->npools = n > 0 ? n : 0;
 }
 
-/* Apply (rep NULL) or report one workqueue that matches rule r */
-static int handle_wq(struct daemon *d, const char *name, const struct rule *r,
-		     struct report *rep)
+static void apply_wq(struct daemon *d, const char *name)
 {
-	struct wq_track *t = wq_find(d, name);
-	int err = 0;
+	const struct rule *r;
+	struct wq_track *t = wq_visit(d, name, &r);
+	struct wq_plan p;
+	int err;
 
 	if (!t)
-		t = wq_add(d, name);
-	if (!t)
-		return -ENOMEM;
-	wq_set_want(d, t, r);
-	t->seen = true;
-	if (rep) {
-		struct wq_state st;
-		struct settings target;
+		return;
+	err = plan_wq(&d->ax, t, r, &p);
+	if (!err)
+		err = wq_apply(&d->ax, t, &p);
+	count(d, err);
+	state_save(&d->state, d->wqs, d->nwqs);
+	wq_settle(d, t, r);
+}
 
-		if (wq_read_state(&d->ax, name, &st))
-			return 0;
-		wq_target(t, &st, &target);
-		report_wq(rep, name, r, &target, &st);
-	} else {
-		err = wq_apply(&d->ax, t);
-		if (err && err != -ENOENT)
-			d->failures++;
-		save_state(d);
+static void plan_one_wq(struct daemon *d, const char *name,
+			struct plan_set *ps)
+{
+	const struct rule *r;
+	struct wq_track *t = wq_visit(d, name, &r);
+	struct wq_plan p;
+
+	if (!t)
+		return;
+	if (!plan_wq(&d->ax, t, r, &p)) {
+		t->failed = p.blocked; /* as the apply would leave it */
+		plan_set_add_wq(ps, &p);
 	}
-	wq_refresh_pools(d, t);
-	return 0;
+	wq_settle(d, t, r);
 }
 
 static struct kw_track *kw_find(struct daemon *d, pid_t pid)
@@ -242,83 +202,19 @@ static void kw_drop(struct daemon *d, struct kw_track *k)
 	*k = d->kws[--d->nkws];
 }
 
-static void want_sched(struct settings *want, const struct settings *from)
+static int plan_one_kw(struct daemon *d, const struct task_info *ti,
+		       struct kw_plan *p)
 {
-	int a;
+	const struct kw_scope sc = { d->cfg, d->wqs, d->nwqs, d->shared,
+				     d->nshared };
 
-	memset(want, 0, sizeof(*want));
-	for (a = 0; a < WA_NR; a++)
-		if ((from->set & WA_BIT(a)) && (WA_BIT(a) & WA_SCHED_MASK))
-			settings_copy_attr(want, from, a);
+	return plan_kw(&d->ax, &sc, ti, p);
 }
 
-/*
- * Which settings does this kworker get, and for whom? [kworker:] sections
- * first; then the rescuer of a profiled workqueue; then the workers of a
- * profiled workqueue's unbound pools (pool_ids, sysfs mode). A [wq:] rule
- * reaches kworkers only when it sets a policy: a nice-only rule is the
- * workqueue's nice attribute and nothing more.
- */
-static bool kworker_want(struct daemon *d, const struct task_info *ti,
-			 struct settings *want, bool *keep, char *owner,
-			 size_t size)
-{
-	const struct wq_track *best;
-	const struct rule *r;
-	struct kw_class c;
-	size_t i;
-	int p;
-
-	kworker_classify(ti->comm, &c);
-	if (c.kind == KW_NONE || c.kind == KW_DYING)
-		return false;
-	r = config_match_kworker(d->cfg, c.base);
-	if (r) {
-		want_sched(want, &r->s);
-		*keep = false;
-		snprintf(owner, size, "[%s]", r->section);
-		return want->set != 0;
-	}
-	/* the longest name wins: "kworker/R-nvme-wq" is nvme-wq's, not nvme's */
-	best = NULL;
-	for (i = 0; i < d->nwqs; i++) {
-		const struct wq_track *t = &d->wqs[i];
-
-		if (!t->failed && (t->want.set & WA_BIT(WA_POLICY)) &&
-		    kworker_rescues(&c, t->name) &&
-		    (!best || strlen(t->name) > strlen(best->name)))
-			best = t;
-	}
-	if (best) {
-		want_sched(want, &best->want);
-		*keep = false;
-		snprintf(owner, size, "rescuer of %s", best->name);
-		return true;
-	}
-	for (i = 0; c.kind == KW_UNBOUND && i < d->nwqs; i++) {
-		const struct wq_track *t = &d->wqs[i];
-
-		if (t->failed || !(t->want.set & WA_BIT(WA_POLICY)))
-			continue;
-		for (p = 0; p < t->npools; p++) {
-			if (t->pools[p] != c.pool)
-				continue;
-			want_sched(want, &t->want);
-			*keep = true;
-			snprintf(owner, size, "pool %d of %s", c.pool, t->name);
-			return true;
-		}
-	}
-	return false;
-}
-
-static int handle_kworker(struct daemon *d, const struct task_info *ti,
-			  struct report *rep)
+static void apply_kw(struct daemon *d, const struct task_info *ti)
 {
 	struct kw_track *k = kw_find(d, ti->pid);
-	struct settings want;
-	char owner[128];
-	bool keep;
+	struct kw_plan p;
 	int err;
 
 	if (k && k->start != ti->start) {
@@ -326,98 +222,77 @@ static int handle_kworker(struct daemon *d, const struct task_info *ti,
 		kw_drop(d, k);
 		k = NULL;
 	}
-	if (!kworker_want(d, ti, &want, &keep, owner, sizeof(owner))) {
-		if (k && !rep) {
+	err = plan_one_kw(d, ti, &p);
+	if (!err || err == -ESRCH) {
+		/* no rule covers it (any more), or it is gone */
+		if (k && !err)
 			kw_restore(&d->ax, k);
+		if (k)
 			kw_drop(d, k);
-		}
-		return 0;
+		return;
 	}
-	if (!k)
+	if (!k && err > 0)
 		k = kw_add(d, ti);
-	if (!k)
-		return -ENOMEM;
-	snprintf(k->comm, sizeof(k->comm), "%s", ti->comm);
-	k->want = want;
-	k->keep = keep;
-	k->seen = true;
-	if (rep) {
-		struct sched_val cur, target;
-
-		if (d->ax.ops->sched_get(d->ax.ops->ctx, k->pid, &cur))
-			return 0;
-		kw_target(&k->want, k->changed ? &k->orig : &cur, &target);
-		report_kw(rep, k, owner, &cur, &target);
-		return 0;
+	if (!k || err < 0) {
+		count(d, err);
+		return;
 	}
-	err = kw_apply(&d->ax, k);
+	snprintf(k->comm, sizeof(k->comm), "%s", ti->comm);
+	k->keep = p.keep;
+	k->seen = true;
+	err = kw_apply(&d->ax, k, &p);
 	if (err == -ESRCH)
 		kw_drop(d, k);
-	else if (err < 0)
-		d->failures++;
+	else
+		count(d, err);
+}
+
+static int apply_wq_cb(const char *name, void *arg)
+{
+	apply_wq(arg, name);
 	return 0;
 }
 
-struct scan_arg {
+static int apply_kw_cb(const struct task_info *ti, void *arg)
+{
+	apply_kw(arg, ti);
+	return 0;
+}
+
+struct planner {
 	struct daemon *d;
-	struct report *rep;
+	struct plan_set *ps;
 };
 
-static int wq_cb(const char *name, void *arg)
+static int plan_wq_cb(const char *name, void *arg)
 {
-	struct scan_arg *sa = arg;
-	const struct rule *r = config_match_wq(sa->d->cfg, name);
-	struct wq_track *t;
+	struct planner *pl = arg;
 
-	if (r)
-		return handle_wq(sa->d, name, r, sa->rep);
-	t = wq_find(sa->d, name);
-	if (t && !sa->rep) {
-		/* no longer covered: put it back */
-		if (wq_restore(&sa->d->ax, t))
-			sa->d->failures++;
-		wq_drop(sa->d, t);
-	}
+	plan_one_wq(pl->d, name, pl->ps);
 	return 0;
 }
 
-static int kw_cb(const struct task_info *ti, void *arg)
+static int plan_kw_cb(const struct task_info *ti, void *arg)
 {
-	struct scan_arg *sa = arg;
+	struct planner *pl = arg;
+	struct kw_plan p;
 
-	return handle_kworker(sa->d, ti, sa->rep);
+	if (plan_one_kw(pl->d, ti, &p) > 0)
+		plan_set_add_kw(pl->ps, &p);
+	return 0;
 }
 
-static void scan_kworkers(struct daemon *d, struct report *rep)
+/* Visit every workqueue with cb; forget those that are gone */
+static void scan_wqs(struct daemon *d, wq_visit_fn cb, void *arg)
 {
-	struct scan_arg sa = { d, rep };
-	size_t i;
-
-	for (i = 0; i < d->nkws; i++)
-		d->kws[i].seen = false;
-	for_each_kworker(d->root, kw_cb, &sa);
-	for (i = 0; i < d->nkws;) {
-		if (d->kws[i].seen) {
-			i++;
-			continue;
-		}
-		/* gone, or no longer covered by any rule */
-		if (!rep)
-			kw_restore(&d->ax, &d->kws[i]);
-		kw_drop(d, &d->kws[i]);
-	}
-}
-
-int daemon_scan(struct daemon *d, struct report *rep)
-{
-	struct scan_arg sa = { d, rep };
 	size_t i;
 	int err;
 
 	d->failures = 0;
+	d->nshared = 0;
 	for (i = 0; i < d->nwqs; i++)
 		d->wqs[i].seen = false;
-	err = for_each_workqueue(d->root, wq_cb, &sa);
+	err = for_each_workqueue(d->root, cb, arg);
 	if (err)
 		log_warn("cannot list workqueues: %s", strerror(-err));
 	for (i = 0; i < d->nwqs;) {
@@ -428,8 +303,48 @@ int daemon_scan(struct daemon *d, struct report *rep)
 		/* the workqueue is gone (module unloaded): nothing to restore */
 		wq_drop(d, &d->wqs[i]);
 	}
-	scan_kworkers(d, rep);
+}
+
+static void scan_kworkers(struct daemon *d)
+{
+	size_t i;
+
+	for (i = 0; i < d->nkws; i++)
+		d->kws[i].seen = false;
+	for_each_kworker(d->root, apply_kw_cb, d);
+	for (i = 0; i < d->nkws;) {
+		if (d->kws[i].seen) {
+			i++;
+			continue;
+		}
+		/* gone, or no longer covered by any rule */
+		kw_restore(&d->ax, &d->kws[i]);
+		kw_drop(d, &d->kws[i]);
+	}
+}
+
+int daemon_scan(struct daemon *d)
+{
+	scan_wqs(d, apply_wq_cb, d);
+	scan_kworkers(d);
 	return d->failures;
+}
+
+int daemon_plan(struct daemon *d, struct plan_set *ps)
+{
+	struct planner pl = { d, ps };
+
+	scan_wqs(d, plan_wq_cb, &pl);
+	return for_each_kworker(d->root, plan_kw_cb, &pl);
+}
+
+void daemon_report(struct daemon *d, struct report *r)
+{
+	struct plan_set ps = { 0 };
+
+	daemon_plan(d, &ps);
+	report_plans(r, &ps);
+	plan_set_free(&ps);
 }
 
 int daemon_wq_added(struct daemon *d, const char *name)
@@ -440,9 +355,9 @@ int daemon_wq_added(struct daemon *d, const char *name)
 		return 0;
 	log_info("new workqueue %s matches [%s]", name, r->section);
 	d->failures = 0;
-	handle_wq(d, name, r, NULL);
+	apply_wq(d, name);
 	/* its rescuer was forked before the workqueue showed up in sysfs */
-	scan_kworkers(d, NULL);
+	scan_kworkers(d);
 	return d->failures;
 }
 
@@ -453,7 +368,7 @@ int daemon_task_new(struct daemon *d, pid_t pid)
 	if (task_read(d->root, pid, &ti) || !task_is_kworker(&ti))
 		return 0;
 	d->failures = 0;
-	handle_kworker(d, &ti, NULL);
+	apply_kw(d, &ti);
 	return d->failures;
 }
 
@@ -467,27 +382,18 @@ bool daemon_task_unnamed(struct daemon *d, pid_t pid)
 
 int daemon_reload(struct daemon *d, const char *path)
 {
-	struct strlist errors = { 0 };
 	struct config *cfg;
-	size_t i;
 	int n;
 
-	n = config_load(path, d->root, &cfg, &errors);
-	for (i = 0; i < errors.n; i++)
-		log_err("%s", errors.v[i]);
-	strlist_free(&errors);
-	if (n) {
-		log_err("reload: %s has %d error(s); the old profiles stay in force",
-			path, n);
+	n = config_load_report(path, d->root, &cfg,
+			       "the old profiles stay in force");
+	if (n)
 		return n;
-	}
-	for (i = 0; i < cfg->warnings.n; i++)
-		log_warn("%s", cfg->warnings.v[i]);
 	config_free(d->cfg);
 	d->cfg = cfg;
 	log_set_level(cfg->log_level);
 	log_info("reloaded %s", path);
-	daemon_scan(d, NULL);
+	daemon_scan(d);
 	return 0;
 }
 
@@ -505,7 +411,7 @@ int daemon_restore(struct daemon *d)
 	d->nwqs = 0;
 	d->nkws = 0;
 	/* everything is back: nothing for a next instance to take over */
-	d->nsaved = 0;
-	save_state(d);
+	state_forget(&d->state);
+	state_save(&d->state, d->wqs, 0);
 	return fails;
 }

@@ -1,8 +1,22 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * The daemon's state: the configuration in force, the workqueues and
- * kworkers it has changed, and what to do on a scan, a new task, a new
+ * kworkers it tracks, and what to do on a scan, a new task, a new
  * workqueue, a reload and at exit. No event loop here (see main.c).
+ * Applying is plan -> apply (apply.c); --dry-run and wqrtctl status are
+ * plan -> report (report.c), over the same plans.
+ *
+ * Lifetime and owner of the fields of struct daemon and of the trackers
+ * (plan.h), as kernel/workqueue.c annotates what guards its fields:
+ *
+ *   I: set by daemon_init(), fixed after
+ *   C: from the configuration: set at start and on a good reload
+ *   S: refreshed on each scan (and on a new kworker or workqueue)
+ *   P: persisted by state.c, taken over from a previous instance
+ *   A: written by apply.c when it changes something, until put back
+ *   T: fixed for the life of the tracker
+ *
+ * followed by the file that writes the field where it is not daemon.c.
  */
 #ifndef WQRT_DAEMON_H
 #define WQRT_DAEMON_H
@@ -10,25 +24,22 @@
 #include "apply.h"
 #include "config.h"
 #include "plan.h"
+#include "report.h"
+#include "state.h"
 
 struct daemon {
-	const char *root;
-	struct apply_ctx ax;
-	struct config *cfg;
-	bool sysfs_mode; /* the kernel has the policy/rtprio attributes */
-	struct wq_track *wqs;
+	const char *root; /* I: "/" or a fake root */
+	struct apply_ctx ax; /* I: */
+	bool sysfs_mode; /* I: the kernel has the policy/rtprio attributes */
+	struct config *cfg; /* C: owned */
+	struct wq_track *wqs; /* S: profiled, or with originals to put back */
 	size_t nwqs;
-	struct kw_track *kws;
+	struct kw_track *kws; /* S: kworkers a rule covers */
 	size_t nkws;
-	unsigned int failures; /* in the last pass */
-	/*
-	 * Where the original values of the workqueue attributes wqrtd changed
-	 * are kept across a restart (a crash, the watchdog), so that a later
-	 * stop still puts back what was there before wqrtd: NULL for none.
-	 */
-	const char *state_path;
-	struct wq_track *saved; /* originals read from state_path at start */
-	size_t nsaved;
+	int *shared; /* S: pools of workqueues without a policy rule */
+	size_t nshared;
+	unsigned int failures; /* S: permanent failures of the last pass */
+	struct state state; /* P, state.c: originals, and where they go */
 };
 
 /* Takes ownership of cfg. */
@@ -43,11 +54,16 @@ int daemon_use_state(struct daemon *d, const char *path);
 /* "sysfs mode" or "fallback mode" */
 const char *daemon_mode_name(const struct daemon *d);
 
+/* Scan every workqueue and kworker and apply; returns the failures. */
+int daemon_scan(struct daemon *d);
 /*
- * Scan every workqueue and kworker. rep NULL: apply, and return the number
- * of failures. rep set: only report the plan against the system.
+ * The plans a scan would carry out, changing nothing (--dry-run, wqrtctl
+ * status). A workqueue whose plan would fail does not own kworkers, as
+ * after a failed apply. Free ps with plan_set_free().
  */
-int daemon_scan(struct daemon *d, struct report *rep);
+int daemon_plan(struct daemon *d, struct plan_set *ps);
+/* daemon_plan(), printed */
+void daemon_report(struct daemon *d, struct report *r);
 int daemon_wq_added(struct daemon *d, const char *name);
 int daemon_task_new(struct daemon *d, pid_t pid);
 /*

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 #include "discover.h"
+#include "common.h"
 
 #include <ctype.h>
 #include <dirent.h>
@@ -8,8 +9,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-
-#define WQ_SYSFS_DIR "/sys/devices/virtual/workqueue"
 
 /* Read "digits" at *p; advance. */
 static bool number(const char **p, int *out)
@@ -209,13 +208,19 @@ int for_each_workqueue(const char *root, wq_visit_fn cb, void *arg)
 	return err;
 }
 
+int wq_path(char *buf, size_t size, const char *root, const char *wq,
+	    const char *attr)
+{
+	return path_fmt(buf, size, root, WQ_SYSFS_DIR "/%s%s%s", wq,
+			attr ? "/" : "", attr ? attr : "");
+}
+
 static int has_policy(const char *name, void *arg)
 {
 	char path[WQRT_PATH_MAX];
 	struct stat st;
 
-	if (!path_fmt(path, sizeof(path), arg, WQ_SYSFS_DIR "/%s/policy",
-		      name) &&
+	if (!wq_path(path, sizeof(path), arg, name, "policy") &&
 	    !stat(path, &st))
 		return 1;
 	return 0;
@@ -250,8 +255,7 @@ int wq_read_pool_ids(const char *root, const char *wq, int *ids, int max)
 	char path[WQRT_PATH_MAX], buf[1024];
 	int err;
 
-	err = path_fmt(path, sizeof(path), root, WQ_SYSFS_DIR "/%s/pool_ids",
-		       wq);
+	err = wq_path(path, sizeof(path), root, wq, "pool_ids");
 	if (!err)
 		err = read_text(path, buf, sizeof(buf));
 	return err ? err : parse_pool_ids(buf, ids, max);

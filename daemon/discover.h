@@ -63,6 +63,10 @@ int for_each_kworker(const char *root, task_visit_fn cb, void *arg);
 typedef int (*wq_visit_fn)(const char *name, void *arg);
 int for_each_workqueue(const char *root, wq_visit_fn cb, void *arg);
 
+/* ROOT/sys/devices/virtual/workqueue/WQ[/ATTR]: 0 or -ENAMETOOLONG */
+int wq_path(char *buf, size_t size, const char *root, const char *wq,
+	    const char *attr);
+
 /* The workqueue series is present: "policy" exists for some workqueue. */
 bool sysfs_series_present(const char *root);
 

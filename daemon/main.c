@@ -3,6 +3,7 @@
  * wqrtd: options, and the sd-event glue around the daemon core: signals,
  * netlink sockets, the rescan timer, sd_notify and the watchdog.
  */
+#include "common.h"
 #include "daemon.h"
 #include "log.h"
 #include "netlink.h"
@@ -17,11 +18,6 @@
 #include <systemd/sd-event.h>
 #include <unistd.h>
 
-#ifndef WQRT_VERSION
-#define WQRT_VERSION "0.1"
-#endif
-
-#define DEFAULT_CONF "/etc/wqrt.conf"
 #define USEC_PER_SEC 1000000ULL
 #define PENDING_MAX 64
 #define RETRY_USEC 10000ULL /* then doubling: 10, 20, 40 ... 640 ms */
@@ -51,10 +47,10 @@ static void usage(FILE *f)
 {
 	fprintf(f,
 		"Usage: wqrtd [OPTION]...\n"
-		"Apply real-time profiles from " DEFAULT_CONF
+		"Apply real-time profiles from " WQRT_DEFAULT_CONF
 		" to workqueues and kworkers,\n"
 		"and keep them applied as kworkers and workqueues come and go.\n\n"
-		"  -c, --config FILE  configuration file (default " DEFAULT_CONF
+		"  -c, --config FILE  configuration file (default " WQRT_DEFAULT_CONF
 		")\n"
 		"      --check        validate the configuration and exit\n"
 		"      --dry-run      print the plan as a diff, change nothing\n"
@@ -82,7 +78,7 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 	};
 	int c;
 
-	o->conf = DEFAULT_CONF;
+	o->conf = WQRT_DEFAULT_CONF;
 	o->root = "/";
 	while ((c = getopt_long(argc, argv, "c:h", longopts, NULL)) != -1) {
 		switch (c) {
@@ -112,14 +108,14 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 			exit(0);
 		default:
 			usage(stderr);
-			return 64;
+			return EX_USAGE;
 		}
 	}
 	if (optind < argc) {
 		fprintf(stderr, "wqrtd: unexpected argument '%s'\n",
 			argv[optind]);
 		usage(stderr);
-		return 64;
+		return EX_USAGE;
 	}
 	return 0;
 }
@@ -140,7 +136,7 @@ static void scan(struct ctx *c, const char *why)
 	int fails;
 
 	log_debug("scan (%s)", why);
-	fails = daemon_scan(&c->d, NULL);
+	fails = daemon_scan(&c->d);
 	if (fails)
 		log_warn("%d change(s) failed during %s scan", fails, why);
 	notify_status(c);
@@ -392,10 +388,8 @@ static int run_daemon(struct ctx *c)
 
 int main(int argc, char **argv)
 {
-	struct strlist errors = { 0 };
 	struct ctx c = { 0 };
 	struct config *cfg;
-	size_t i;
 	int r;
 
 	r = parse_opts(argc, argv, &c.o);
@@ -405,17 +399,8 @@ int main(int argc, char **argv)
 				  getenv("NOTIFY_SOCKET") ?
 			  LOG_TARGET_AUTO :
 			  LOG_TARGET_JOURNAL);
-	r = config_load(c.o.conf, c.o.root, &cfg, &errors);
-	for (i = 0; i < errors.n; i++)
-		fprintf(stderr, "%s\n", errors.v[i]);
-	strlist_free(&errors);
-	if (r) {
-		fprintf(stderr, "wqrtd: %d error(s) in %s; nothing changed\n",
-			r, c.o.conf);
-		return EX_CONFIG_CODE;
-	}
-	for (i = 0; i < cfg->warnings.n; i++)
-		log_warn("%s", cfg->warnings.v[i]);
+	if (config_load_report(c.o.conf, c.o.root, &cfg, "nothing changed"))
+		return EX_CONFIG;
 	if (c.o.check) {
 		config_free(cfg);
 		printf("%s: ok\n", c.o.conf);
@@ -424,7 +409,9 @@ int main(int argc, char **argv)
 	log_set_level(cfg->log_level);
 	sys_ops_for_root(&c.ops, c.o.root);
 	daemon_init(&c.d, c.o.root, &c.ops, cfg);
-	if (!c.o.dry_run && getenv("RUNTIME_DIRECTORY")) {
+	/* --dry-run reads the originals too (never writes them): its plan
+	 * shows what would be put back, as the apply would */
+	if (getenv("RUNTIME_DIRECTORY")) {
 		/* RuntimeDirectory=wqrtd: the first (only) entry of the list */
 		static char state[WQRT_PATH_MAX];
 		const char *dirs = getenv("RUNTIME_DIRECTORY");
@@ -445,12 +432,10 @@ int main(int argc, char **argv)
 	if (c.o.dry_run) {
 		struct report rep = { .style = REPORT_DIFF, .f = stdout };
 
-		report_begin(&rep);
-		daemon_scan(&c.d, &rep);
-		report_end(&rep);
+		daemon_report(&c.d, &rep);
 		r = 0;
 	} else if (c.o.once) {
-		r = daemon_scan(&c.d, NULL) ? 1 : 0;
+		r = daemon_scan(&c.d) ? 1 : 0;
 	} else {
 		r = run_daemon(&c);
 	}

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 #include "netlink.h"
+#include "common.h"
 #include "discover.h"
 #include "log.h"
 
@@ -14,7 +15,6 @@
 #define UEVENT_GROUP_KERNEL 1
 #define RCVBUF_SIZE (4 << 20)
 #define DRAIN_MAX 256
-#define WQ_DEVPATH "/devices/virtual/workqueue/"
 
 static bool from_kernel(struct nlw *w, const struct sockaddr_nl *src,
 			const char *what)
@@ -189,9 +189,10 @@ void nlw_uevent_msg(struct nlw *w, const struct sockaddr_nl *src,
 		return;
 	/* "add@/devices/virtual/workqueue/NAME\0ACTION=add\0..." */
 	n = strnlen(buf, len);
-	if (n == len || strncmp(buf, "add@" WQ_DEVPATH, 4 + strlen(WQ_DEVPATH)))
+	if (n == len ||
+	    strncmp(buf, "add@" WQ_DEVPATH "/", strlen("add@" WQ_DEVPATH "/")))
 		return;
-	name = buf + 4 + strlen(WQ_DEVPATH);
+	name = buf + strlen("add@" WQ_DEVPATH "/");
 	if (!*name || strchr(name, '/') || strlen(name) >= sizeof(wq))
 		return;
 	snprintf(wq, sizeof(wq), "%s", name);

@@ -1,11 +1,108 @@
 // SPDX-License-Identifier: GPL-2.0-only
 #include "plan.h"
+#include "log.h"
 
+#include <errno.h>
 #include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
-int plan_wq(const struct settings *target, const struct wq_state *st,
-	    struct plan_item *items)
+#define WA_ALL ((1u << WA_NR) - 1)
+
+int wq_read_state(const struct apply_ctx *ax, const char *wq,
+		  struct wq_state *st)
+{
+	char path[WQRT_PATH_MAX], buf[512];
+	struct log_ctx lc = { .wq = wq };
+	struct stat sb;
+	int a;
+
+	memset(st, 0, sizeof(*st));
+	if (wq_path(path, sizeof(path), ax->root, wq, NULL) ||
+	    stat(path, &sb))
+		return -ENOENT;
+	for (a = 0; a < WA_NR; a++) {
+		if (wq_path(path, sizeof(path), ax->root, wq, attr_name(a)) ||
+		    stat(path, &sb) || read_text(path, buf, sizeof(buf)))
+			continue;
+		lc.attr = attr_name(a);
+		if (attr_parse_sysfs(a, buf, &st->cur)) {
+			log_full(LOG_WARNING, &lc, "%s: %s reads \"%s\"?", wq,
+				 attr_name(a), buf);
+			continue;
+		}
+		st->present |= WA_BIT(a);
+		if (sb.st_mode & 0222)
+			st->writable |= WA_BIT(a);
+	}
+	return 0;
+}
+
+unsigned int wq_differing(const struct settings *s, const struct wq_state *st)
+{
+	unsigned int diff = 0;
+	int a;
+
+	for (a = 0; a < WA_NR; a++)
+		if ((s->set & WA_BIT(a)) && (st->present & WA_BIT(a)) &&
+		    !attr_equal(a, s, &st->cur))
+			diff |= WA_BIT(a);
+	return diff;
+}
+
+/*
+ * The values t should end up with, of the attributes in sysfs: want, then
+ * orig for what is no longer wanted, and the rtprio a policy change moves.
+ */
+static void wq_target(const struct wq_track *t, unsigned int sysfs,
+		      const struct wq_state *st, struct settings *target)
+{
+	int a;
+
+	memset(target, 0, sizeof(*target));
+	for (a = 0; a < WA_NR; a++) {
+		if (!(sysfs & WA_BIT(a)))
+			continue;
+		if (t->want.set & WA_BIT(a))
+			settings_copy_attr(target, &t->want, a);
+		else if (t->orig.set & WA_BIT(a))
+			settings_copy_attr(target, &t->orig, a);
+	}
+	/*
+	 * Writing policy moves rtprio (normal: 0, rt: at least 1). When the
+	 * rule sets policy alone, rtprio follows it rather than any original;
+	 * when putting policy back, rtprio goes back too (it is in orig).
+	 */
+	if ((target->set & WA_BIT(WA_POLICY)) &&
+	    !(t->want.set & WA_BIT(WA_RTPRIO)) &&
+	    ((t->want.set & WA_BIT(WA_POLICY)) ||
+	     !(target->set & WA_BIT(WA_RTPRIO))) &&
+	    (st->present & WA_BIT(WA_RTPRIO))) {
+		long prio = st->cur.val[WA_RTPRIO];
+
+		if (target->val[WA_POLICY] == POLICY_NORMAL)
+			prio = 0;
+		else if (!prio)
+			prio = 1;
+		target->val[WA_RTPRIO] = prio;
+		target->set |= WA_BIT(WA_RTPRIO);
+	}
+}
+
+/* Attributes wq_target() takes from orig: going back to the original */
+static unsigned int restoring(const struct wq_track *t, unsigned int sysfs)
+{
+	unsigned int m = t->orig.set & ~t->want.set & sysfs;
+
+	if (t->want.set & WA_BIT(WA_POLICY))
+		m &= ~WA_BIT(WA_RTPRIO);
+	return m;
+}
+
+int plan_attrs(const struct settings *target, const struct wq_state *st,
+	       struct plan_item *items)
 {
 	int a, n = 0;
 
@@ -15,6 +112,7 @@ int plan_wq(const struct settings *target, const struct wq_state *st,
 		if (!(target->set & WA_BIT(a)))
 			continue;
 		it->attr = a;
+		it->restore = false;
 		attr_format_human(a, target, it->want, sizeof(it->want));
 		if (!(st->present & WA_BIT(a))) {
 			it->status = PLAN_MISSING;
@@ -34,173 +132,193 @@ int plan_wq(const struct settings *target, const struct wq_state *st,
 	return n;
 }
 
-static const char *sched_word(int policy)
+int plan_wq(const struct apply_ctx *ax, const struct wq_track *t,
+	    const struct rule *rule, struct wq_plan *p)
 {
-	return policy == SCHED_FIFO  ? "fifo" :
-	       policy == SCHED_RR    ? "rr" :
-	       policy == SCHED_OTHER ? "normal" :
-				       "other";
-}
+	unsigned int sysfs = WA_ALL;
+	int i, err;
 
-static void json_str(FILE *f, const char *s)
-{
-	fputc('"', f);
-	for (; *s; s++) {
-		if (*s == '"' || *s == '\\')
-			fprintf(f, "\\%c", *s);
-		else if ((unsigned char)*s < 0x20)
-			fprintf(f, "\\u%04x", *s);
-		else
-			fputc(*s, f);
+	memset(p, 0, sizeof(*p));
+	snprintf(p->name, sizeof(p->name), "%s", t->name);
+	p->rule = rule;
+	err = wq_read_state(ax, t->name, &p->st);
+	if (err)
+		return err;
+	/*
+	 * Without a policy attribute (a kernel without the series, or a
+	 * workqueue it does not cover), policy and rtprio go to the
+	 * workqueue's kworkers with sched_setattr() instead.
+	 */
+	if (!(p->st.present & WA_BIT(WA_POLICY)))
+		sysfs &= ~(WA_BIT(WA_POLICY) | WA_BIT(WA_RTPRIO));
+	wq_target(t, sysfs, &p->st, &p->target);
+	p->restore = restoring(t, sysfs);
+	p->missing = p->target.set & ~p->st.present;
+	p->todo = wq_differing(&p->target, &p->st);
+	/* a policy write moves rtprio: always follow it with rtprio */
+	if ((p->todo & WA_BIT(WA_POLICY)) &&
+	    (p->target.set & WA_BIT(WA_RTPRIO)) &&
+	    (p->st.present & WA_BIT(WA_RTPRIO)))
+		p->todo |= WA_BIT(WA_RTPRIO);
+	p->blocked = p->todo & ~p->st.writable;
+	p->nitems = plan_attrs(&p->target, &p->st, p->items);
+	for (i = 0; i < p->nitems; i++) {
+		struct plan_item *it = &p->items[i];
+
+		it->restore = p->restore & WA_BIT(it->attr);
+		if (it->status == PLAN_CHANGE || it->status == PLAN_READONLY)
+			p->drift = true;
 	}
-	fputc('"', f);
+	return 0;
 }
 
-void report_begin(struct report *r)
+/* Target scheduling for a kworker given its current values */
+static void kw_target(const struct settings *want, const struct sched_val *cur,
+		      struct sched_val *target)
 {
-	r->drift = r->nwq = r->nkw = 0;
-	if (r->style == REPORT_JSON)
-		fprintf(r->f, "{\"workqueues\": [");
+	*target = *cur;
+	if (want->set & WA_BIT(WA_POLICY))
+		target->policy = policy_to_sched(want->val[WA_POLICY]);
+	if (want->set & WA_BIT(WA_RTPRIO))
+		target->rtprio = want->val[WA_RTPRIO];
+	if (want->set & WA_BIT(WA_NICE))
+		target->nice = want->val[WA_NICE];
+	if (target->policy != SCHED_FIFO && target->policy != SCHED_RR)
+		target->rtprio = 0;
+	else if (!target->rtprio)
+		target->rtprio = 1;
 }
 
-static const char *rule_desc(const struct rule *rule, char *buf, size_t size)
+int plan_kw_sched(const struct apply_ctx *ax, pid_t pid,
+		  const struct settings *want, struct kw_plan *p)
 {
-	if (rule->profile)
-		snprintf(buf, size, "[%s], profile %s", rule->section,
-			 rule->profile);
-	else
-		snprintf(buf, size, "[%s]", rule->section);
-	return buf;
+	int err;
+
+	p->pid = pid;
+	p->want = *want;
+	err = ax->ops->sched_get(ax->ops->ctx, pid, &p->cur);
+	if (err)
+		return err;
+	kw_target(want, &p->cur, &p->target);
+	p->drift = !sched_val_equal(&p->cur, &p->target);
+	return 0;
 }
 
-void report_wq(struct report *r, const char *wq, const struct rule *rule,
-	       const struct settings *target, const struct wq_state *st)
+static void want_sched(struct settings *want, const struct settings *from)
 {
-	struct plan_item items[WA_NR];
-	int i, n = plan_wq(target, st, items);
-	char desc[600];
-	bool drift = false;
+	int a;
+
+	memset(want, 0, sizeof(*want));
+	for (a = 0; a < WA_NR; a++)
+		if ((from->set & WA_BIT(a)) && (WA_BIT(a) & WA_SCHED_MASK))
+			settings_copy_attr(want, from, a);
+}
+
+static bool pool_in(int pool, const int *pools, size_t n)
+{
+	size_t i;
 
 	for (i = 0; i < n; i++)
-		if (items[i].status == PLAN_CHANGE ||
-		    items[i].status == PLAN_READONLY)
-			drift = true;
-	r->drift += drift;
-	rule_desc(rule, desc, sizeof(desc));
-	if (r->style == REPORT_JSON) {
-		fprintf(r->f, "%s\n  {\"name\": ", r->nwq ? "," : "");
-		json_str(r->f, wq);
-		fprintf(r->f, ", \"rule\": ");
-		json_str(r->f, rule->section);
-		fprintf(r->f, ", \"drift\": %s, \"attributes\": {",
-			drift ? "true" : "false");
-		for (i = 0; i < n; i++) {
-			fprintf(r->f, "%s\"%s\": {\"desired\": ", i ? ", " : "",
-				attr_name(items[i].attr));
-			json_str(r->f, items[i].want);
-			fprintf(r->f, ", \"actual\": ");
-			if (items[i].status == PLAN_MISSING)
-				fprintf(r->f, "null");
-			else
-				json_str(r->f, items[i].cur);
-			fprintf(r->f, "}");
-		}
-		fprintf(r->f, "}}");
-	} else if (r->style == REPORT_TABLE) {
-		fprintf(r->f, "%s%s  %s%s\n", r->nwq ? "\n" : "", wq, desc,
-			drift ? "  DRIFT" : "");
-		for (i = 0; i < n; i++)
-			fprintf(r->f, "  %-16s desired %-12s actual %s%s\n",
-				attr_name(items[i].attr), items[i].want,
-				items[i].status == PLAN_MISSING ? "(none)" :
-								  items[i].cur,
-				items[i].status == PLAN_CHANGE ||
-						items[i].status ==
-							PLAN_READONLY ?
-					"  *" :
-					"");
-	} else {
-		fprintf(r->f, "@@ wq %s: %s @@\n", wq, desc);
-		for (i = 0; i < n; i++) {
-			const struct plan_item *it = &items[i];
-			const char *name = attr_name(it->attr);
-
-			if (it->status == PLAN_SAME)
-				fprintf(r->f, " %s = %s\n", name, it->cur);
-			else if (it->status == PLAN_MISSING)
-				fprintf(r->f,
-					"!%s = %s: no such attribute, skipped\n",
-					name, it->want);
-			else
-				fprintf(r->f, "-%s = %s\n+%s = %s%s\n", name,
-					it->cur, name, it->want,
-					it->status == PLAN_READONLY ?
-						"  (read-only: will fail)" :
-						"");
-		}
-	}
-	r->nwq++;
+		if (pools[i] == pool)
+			return true;
+	return false;
 }
 
-static void kw_json(struct report *r, const struct kw_track *k,
-		    const char *owner, const struct sched_val *cur,
-		    const struct sched_val *target, bool drift)
+/*
+ * Which settings does this kworker get, and for whom? [kworker:] sections
+ * first; then the rescuer of a profiled workqueue; then the workers of a
+ * profiled workqueue's unbound pools (pool_ids, sysfs mode), unless a
+ * workqueue without a policy rule shares the pool: those workers run its
+ * work too, and the kernel gives the profiled one pools of its own once
+ * its policy is written. A [wq:] rule reaches kworkers only when it sets
+ * a policy: a nice-only rule is the workqueue's nice attribute alone.
+ */
+static bool kw_owner(const struct kw_scope *sc, const struct task_info *ti,
+		     struct kw_plan *p, struct settings *want)
 {
-	fprintf(r->f, "%s\n  {\"pid\": %d, \"comm\": ", r->nkw ? "," : "",
-		(int)k->pid);
-	json_str(r->f, k->comm);
-	fprintf(r->f, ", \"owner\": ");
-	json_str(r->f, owner);
-	fprintf(r->f,
-		", \"policy\": \"%s\", \"rtprio\": %d, \"nice\": %d, \"desired_policy\": \"%s\", \"desired_rtprio\": %d, \"drift\": %s}",
-		sched_word(cur->policy), cur->rtprio, cur->nice,
-		sched_word(target->policy), target->rtprio,
-		drift ? "true" : "false");
+	const struct wq_track *best = NULL, *t;
+	const struct rule *r;
+	struct kw_class c;
+	size_t i;
+
+	kworker_classify(ti->comm, &c);
+	if (c.kind == KW_NONE || c.kind == KW_DYING)
+		return false;
+	r = config_match_kworker(sc->cfg, c.base);
+	if (r) {
+		want_sched(want, &r->s);
+		snprintf(p->owner, sizeof(p->owner), "[%s]", r->section);
+		return want->set != 0;
+	}
+	/* the longest name wins: "kworker/R-nvme-wq" is nvme-wq's, not nvme's */
+	for (i = 0; i < sc->nwqs; i++) {
+		t = &sc->wqs[i];
+		if (!t->failed && (t->want.set & WA_BIT(WA_POLICY)) &&
+		    kworker_rescues(&c, t->name) &&
+		    (!best || strlen(t->name) > strlen(best->name)))
+			best = t;
+	}
+	if (best) {
+		want_sched(want, &best->want);
+		snprintf(p->owner, sizeof(p->owner), "rescuer of %s",
+			 best->name);
+		return true;
+	}
+	if (c.kind != KW_UNBOUND || pool_in(c.pool, sc->shared, sc->nshared))
+		return false;
+	for (i = 0; i < sc->nwqs; i++) {
+		t = &sc->wqs[i];
+		if (t->failed || !(t->want.set & WA_BIT(WA_POLICY)) ||
+		    !pool_in(c.pool, t->pools, t->npools))
+			continue;
+		want_sched(want, &t->want);
+		p->keep = true;
+		snprintf(p->owner, sizeof(p->owner), "pool %d of %s", c.pool,
+			 t->name);
+		return true;
+	}
+	return false;
 }
 
-void report_kw(struct report *r, const struct kw_track *k, const char *owner,
-	       const struct sched_val *cur, const struct sched_val *target)
+int plan_kw(const struct apply_ctx *ax, const struct kw_scope *sc,
+	    const struct task_info *ti, struct kw_plan *p)
 {
-	bool drift = !sched_val_equal(cur, target);
+	struct settings want;
+	int err;
 
-	r->drift += drift;
-	if (r->style == REPORT_JSON) {
-		if (!r->nkw)
-			fprintf(r->f, "\n], \"kworkers\": [");
-		kw_json(r, k, owner, cur, target, drift);
-	} else if (r->style == REPORT_TABLE) {
-		if (!r->nkw)
-			fprintf(r->f, "%s%-8s %-24s %-28s %s\n",
-				r->nwq ? "\n" : "", "PID", "KWORKER", "FOR",
-				"POLICY (DESIRED)");
-		fprintf(r->f, "%-8d %-24s %-28s %s %d (%s %d)%s\n", (int)k->pid,
-			k->comm, owner, sched_word(cur->policy), cur->rtprio,
-			sched_word(target->policy), target->rtprio,
-			drift ? "  DRIFT" : "");
-	} else if (drift) {
-		fprintf(r->f, "@@ %s (pid %d): %s @@\n", k->comm, (int)k->pid,
-			owner);
-		fprintf(r->f, "-policy = %s %d\n+policy = %s %d\n",
-			sched_word(cur->policy), cur->rtprio,
-			sched_word(target->policy), target->rtprio);
-		if (target->nice != cur->nice && target->policy == SCHED_OTHER)
-			fprintf(r->f, "-nice = %d\n+nice = %d\n", cur->nice,
-				target->nice);
-	}
-	r->nkw++;
+	memset(p, 0, sizeof(*p));
+	snprintf(p->comm, sizeof(p->comm), "%s", ti->comm);
+	if (!kw_owner(sc, ti, p, &want))
+		return 0;
+	err = plan_kw_sched(ax, ti->pid, &want, p);
+	return err ? err : 1;
 }
 
-void report_end(struct report *r)
+int plan_set_add_wq(struct plan_set *ps, const struct wq_plan *p)
 {
-	if (r->style == REPORT_JSON) {
-		if (!r->nkw)
-			fprintf(r->f, "\n], \"kworkers\": [");
-		fprintf(r->f, "\n], \"drift\": %u}\n", r->drift);
-	} else if (r->style == REPORT_TABLE) {
-		fprintf(r->f,
-			"\n%u workqueue(s) profiled, %u kworker(s), %u drifting\n",
-			r->nwq, r->nkw, r->drift);
-	} else if (!r->nwq && !r->nkw) {
-		fprintf(r->f, "# nothing matches the configuration\n");
-	}
+	struct wq_plan *v = realloc(ps->wqs, (ps->nwqs + 1) * sizeof(*v));
+
+	if (!v)
+		return -ENOMEM;
+	ps->wqs = v;
+	v[ps->nwqs++] = *p;
+	return 0;
+}
+
+int plan_set_add_kw(struct plan_set *ps, const struct kw_plan *p)
+{
+	struct kw_plan *v = realloc(ps->kws, (ps->nkws + 1) * sizeof(*v));
+
+	if (!v)
+		return -ENOMEM;
+	ps->kws = v;
+	v[ps->nkws++] = *p;
+	return 0;
+}
+
+void plan_set_free(struct plan_set *ps)
+{
+	free(ps->wqs);
+	free(ps->kws);
+	memset(ps, 0, sizeof(*ps));
 }

@@ -1,15 +1,63 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * The plan: desired against actual, per workqueue attribute and per
- * kworker, written as a diff (--dry-run), a table or JSON (wqrtctl status).
+ * The plan: the one place where what the rules (and the originals wqrtd
+ * must put back) ask for is set against what the system shows. plan_wq()
+ * and plan_kw() decide the target, what differs and what to write; they
+ * never write. apply.c carries a plan out, report.c prints it (--dry-run,
+ * wqrtctl status), so the two cannot disagree.
  */
 #ifndef WQRT_PLAN_H
 #define WQRT_PLAN_H
 
-#include <stdio.h>
-
-#include "apply.h"
+#include "attr.h"
 #include "config.h"
+#include "discover.h"
+#include "sysops.h"
+
+struct apply_ctx {
+	const char *root;
+	const struct sys_ops *ops;
+};
+
+/*
+ * The trackers: what wqrtd remembers of one workqueue or kworker between
+ * scans. Lifetime and owner of each field as in the legend of daemon.h.
+ */
+struct wq_track {
+	char name[WQ_NAME_MAX]; /* T: */
+	struct settings want; /* C: the rule's settings; none: restore only */
+	/* P, apply.c: .set: attributes wqrtd changed; their old values */
+	struct settings orig;
+	unsigned int warned; /* T, apply.c: missing attributes reported */
+	int pools[MAX_POOLS]; /* S, daemon.c: pool_ids after the last apply */
+	int npools;
+	int err; /* S, apply.c: the permanent error logged, 0 */
+	bool failed; /* S: the last apply failed (a plan: would fail) */
+	bool seen; /* S, daemon.c: found in this scan */
+};
+
+struct kw_track {
+	pid_t pid; /* T: */
+	unsigned long long start; /* T: the PID reuse guard */
+	char comm[COMM_MAX]; /* S, daemon.c: */
+	struct sched_val orig; /* A, apply.c: what to put back */
+	int err; /* S, apply.c: the permanent error logged, 0 */
+	bool changed; /* A, apply.c: orig holds what to put back */
+	bool keep; /* S, plan: a pool's worker, the kernel owns its policy */
+	bool seen; /* S, daemon.c: found in this scan */
+};
+
+/* What sysfs shows for one workqueue */
+struct wq_state {
+	struct settings cur; /* the values read */
+	unsigned int present; /* attributes that exist and could be read */
+	unsigned int writable; /* ... and can be written */
+};
+
+int wq_read_state(const struct apply_ctx *ax, const char *wq,
+		  struct wq_state *st);
+/* Attributes of s that exist in st and differ from it */
+unsigned int wq_differing(const struct settings *s, const struct wq_state *st);
 
 enum plan_status {
 	PLAN_SAME,
@@ -21,29 +69,78 @@ enum plan_status {
 struct plan_item {
 	enum wq_attr attr;
 	enum plan_status status;
+	bool restore; /* the value is the original, going back */
 	char cur[300];
 	char want[300];
 };
 
-/* One item per attribute in target, in apply order; returns the count. */
-int plan_wq(const struct settings *target, const struct wq_state *st,
-	    struct plan_item *items);
-
-enum report_style { REPORT_DIFF, REPORT_TABLE, REPORT_JSON };
-
-struct report {
-	enum report_style style;
-	FILE *f;
-	unsigned int drift; /* workqueue attributes and kworkers off target */
-	unsigned int nwq;
-	unsigned int nkw;
+struct wq_plan {
+	char name[WQ_NAME_MAX];
+	const struct rule *rule; /* NULL: no rule now, originals go back */
+	struct wq_state st; /* what sysfs showed */
+	struct settings target; /* what the workqueue should end up with */
+	unsigned int todo; /* attributes to write, in enum wq_attr order */
+	unsigned int restore; /* attributes taken from the originals */
+	unsigned int missing; /* in target, not on this workqueue */
+	struct plan_item items[WA_NR]; /* one per attribute of target */
+	int nitems;
+	bool drift; /* an attribute is off target */
+	bool blocked; /* one to write is read-only: apply will fail */
 };
 
-void report_begin(struct report *r);
-void report_wq(struct report *r, const char *wq, const struct rule *rule,
-	       const struct settings *target, const struct wq_state *st);
-void report_kw(struct report *r, const struct kw_track *k, const char *owner,
-	       const struct sched_val *cur, const struct sched_val *target);
-void report_end(struct report *r);
+/*
+ * The plan for tracked workqueue t, matched by rule (NULL: none). Policy
+ * and rtprio go through sysfs only where the workqueue has a policy
+ * attribute; elsewhere they go to its kworkers. 0, or -ENOENT when the
+ * workqueue is gone.
+ */
+int plan_wq(const struct apply_ctx *ax, const struct wq_track *t,
+	    const struct rule *rule, struct wq_plan *p);
+/* The items of a plan: one per attribute in target; returns the count */
+int plan_attrs(const struct settings *target, const struct wq_state *st,
+	       struct plan_item *items);
+
+struct kw_plan {
+	pid_t pid;
+	char comm[COMM_MAX];
+	char owner[128]; /* "[kworker:..]", "rescuer of W", "pool N of W" */
+	struct settings want; /* WA_POLICY, WA_RTPRIO, WA_NICE */
+	bool keep; /* a pool's worker: the kernel gives it its policy */
+	struct sched_val cur;
+	struct sched_val target;
+	bool drift;
+};
+
+/* Who may own a kworker: the rules and the workqueues tracked now */
+struct kw_scope {
+	const struct config *cfg;
+	const struct wq_track *wqs;
+	size_t nwqs;
+	/* S: pools also used by workqueues not profiled with a policy */
+	const int *shared;
+	size_t nshared;
+};
+
+/*
+ * The plan for kworker ti. 1 when a rule covers it, 0 when none does,
+ * -ESRCH when it is gone, other -errno reading its scheduling.
+ */
+int plan_kw(const struct apply_ctx *ax, const struct kw_scope *sc,
+	    const struct task_info *ti, struct kw_plan *p);
+/* The scheduling half of plan_kw(): want against what pid has now */
+int plan_kw_sched(const struct apply_ctx *ax, pid_t pid,
+		  const struct settings *want, struct kw_plan *p);
+
+/* A scan's plans, for printing */
+struct plan_set {
+	struct wq_plan *wqs;
+	size_t nwqs;
+	struct kw_plan *kws;
+	size_t nkws;
+};
+
+int plan_set_add_wq(struct plan_set *ps, const struct wq_plan *p);
+int plan_set_add_kw(struct plan_set *ps, const struct kw_plan *p);
+void plan_set_free(struct plan_set *ps);
 
 #endif

@@ -4,6 +4,7 @@
  *   status [--json] [-c FILE] [--root DIR]   desired vs actual, drift
  *   check [FILE]                             validate a configuration
  */
+#include "common.h"
 #include "daemon.h"
 #include "log.h"
 
@@ -12,12 +13,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#ifndef WQRT_VERSION
-#define WQRT_VERSION "0.1"
-#endif
-
-#define DEFAULT_CONF "/etc/wqrt.conf"
-#define EXIT_DRIFT 3
+/* Where the service (RuntimeDirectory=wqrtd) keeps the originals */
+#define SERVICE_STATE "/run/wqrtd/originals"
 
 static void usage(FILE *f)
 {
@@ -26,31 +23,15 @@ static void usage(FILE *f)
 		"       wqrtctl check [FILE]\n\n"
 		"status  per profiled workqueue the desired and actual attributes,\n"
 		"        per kworker it covers the policy it really has\n"
-		"check   validate FILE (default " DEFAULT_CONF ")\n\n"
+		"check   validate FILE (default " WQRT_DEFAULT_CONF ")\n\n"
 		"Exit status: 0 ok, 1 failure, 3 drift found by status,\n"
 		"64 usage, 78 configuration error.\n");
 }
 
-static int load(const char *path, const char *root, struct config **cfg)
-{
-	struct strlist errors = { 0 };
-	size_t i;
-	int n;
-
-	n = config_load(path, root, cfg, &errors);
-	for (i = 0; i < errors.n; i++)
-		fprintf(stderr, "%s\n", errors.v[i]);
-	strlist_free(&errors);
-	if (n)
-		fprintf(stderr, "wqrtctl: %d error(s) in %s\n", n, path);
-	return n;
-}
-
 static int cmd_check(int argc, char **argv)
 {
-	const char *path = DEFAULT_CONF;
+	const char *path = WQRT_DEFAULT_CONF;
 	struct config *cfg;
-	size_t i;
 
 	if (argc > 2 && !strcmp(argv[1], "-c"))
 		path = argv[2];
@@ -58,12 +39,10 @@ static int cmd_check(int argc, char **argv)
 		path = argv[1];
 	else if (argc > 2) {
 		usage(stderr);
-		return 64;
+		return EX_USAGE;
 	}
-	if (load(path, "/", &cfg))
-		return 78;
-	for (i = 0; i < cfg->warnings.n; i++)
-		fprintf(stderr, "warning: %s\n", cfg->warnings.v[i]);
+	if (config_load_report(path, "/", &cfg, NULL))
+		return EX_CONFIG;
 	printf("%s: ok (%zu rule(s), %zu profile(s))\n", path, cfg->nrules,
 	       cfg->nprofiles);
 	config_free(cfg);
@@ -79,7 +58,8 @@ static int cmd_status(int argc, char **argv)
 		{ 0 },
 	};
 	struct report rep = { .style = REPORT_TABLE, .f = stdout };
-	const char *path = DEFAULT_CONF, *root = "/";
+	const char *path = WQRT_DEFAULT_CONF, *root = "/";
+	char state[WQRT_PATH_MAX];
 	struct config *cfg;
 	struct sys_ops ops;
 	struct daemon d;
@@ -99,22 +79,23 @@ static int cmd_status(int argc, char **argv)
 			break;
 		default:
 			usage(stderr);
-			return 64;
+			return EX_USAGE;
 		}
 	}
 	if (optind < argc) {
 		usage(stderr);
-		return 64;
+		return EX_USAGE;
 	}
-	if (load(path, root, &cfg))
-		return 78;
+	if (config_load_report(path, root, &cfg, NULL))
+		return EX_CONFIG;
 	sys_ops_for_root(&ops, root);
 	daemon_init(&d, root, &ops, cfg);
+	/* the running daemon's originals: what it would put back */
+	if (!path_fmt(state, sizeof(state), root, SERVICE_STATE))
+		daemon_use_state(&d, state);
 	if (rep.style == REPORT_TABLE)
 		printf("%s, configuration %s\n\n", daemon_mode_name(&d), path);
-	report_begin(&rep);
-	daemon_scan(&d, &rep);
-	report_end(&rep);
+	daemon_report(&d, &rep);
 	daemon_free(&d);
 	return rep.drift ? EXIT_DRIFT : 0;
 }
@@ -125,7 +106,7 @@ int main(int argc, char **argv)
 	log_set_level(LOG_WARNING);
 	if (argc < 2) {
 		usage(stderr);
-		return 64;
+		return EX_USAGE;
 	}
 	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
 		usage(stdout);
@@ -141,5 +122,5 @@ int main(int argc, char **argv)
 		return cmd_check(argc - 1, argv + 1);
 	fprintf(stderr, "wqrtctl: unknown command '%s'\n", argv[1]);
 	usage(stderr);
-	return 64;
+	return EX_USAGE;
 }

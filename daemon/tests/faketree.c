@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 #include "faketree.h"
+#include "common.h"
 #include "discover.h"
 #include "log.h"
 
@@ -11,7 +12,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#define WQDIR "/sys/devices/virtual/workqueue"
 
 static void die(const char *what)
 {
@@ -96,7 +96,7 @@ void ft_set(struct faketree *ft, const char *wq, const char *attr,
 {
 	char rel[300], text[300];
 
-	snprintf(rel, sizeof(rel), WQDIR "/%s/%s", wq, attr);
+	snprintf(rel, sizeof(rel), WQ_SYSFS_DIR "/%s/%s", wq, attr);
 	snprintf(text, sizeof(text), "%s\n", val);
 	ft_write(ft, rel, text);
 }
@@ -106,7 +106,7 @@ const char *ft_get(struct faketree *ft, const char *wq, const char *attr)
 	static char buf[300];
 	char path[600];
 
-	snprintf(path, sizeof(path), "%s" WQDIR "/%s/%s", ft->root, wq, attr);
+	snprintf(path, sizeof(path), "%s" WQ_SYSFS_DIR "/%s/%s", ft->root, wq, attr);
 	if (read_text(path, buf, sizeof(buf)))
 		return "(missing)";
 	return buf;
@@ -116,7 +116,7 @@ void ft_readonly(struct faketree *ft, const char *wq, const char *attr)
 {
 	char path[600];
 
-	snprintf(path, sizeof(path), "%s" WQDIR "/%s/%s", ft->root, wq, attr);
+	snprintf(path, sizeof(path), "%s" WQ_SYSFS_DIR "/%s/%s", ft->root, wq, attr);
 	if (chmod(path, 0444))
 		die(path);
 }
@@ -197,10 +197,10 @@ void ft_dump_logs(void)
 static int fo_write(void *ctx, const char *path, const char *val)
 {
 	struct fake_ops *fo = ctx;
-	const char *wq = strstr(path, WQDIR "/");
+	const char *wq = strstr(path, WQ_SYSFS_DIR "/");
 	size_t lp = strlen(path);
 
-	wq = wq ? wq + strlen(WQDIR "/") : path;
+	wq = wq ? wq + strlen(WQ_SYSFS_DIR "/") : path;
 	strlist_add(&fo->writes, "%s=%s", wq, val);
 	/* fail_err > 0: the write "succeeds" but changes nothing */
 	if (fo->fail_attr && lp >= strlen(fo->fail_attr) &&

@@ -48,7 +48,6 @@ static void want(struct wq_track *t, const char *name, const char *conf)
 
 	memset(t, 0, sizeof(*t));
 	snprintf(t->name, sizeof(t->name), "%s", name);
-	t->sysfs = (1u << WA_NR) - 1;
 	while (sscanf(p, " %63[a-z_]=%63[^ ]%n", key, val, &n) == 2) {
 		for (a = 0; a < WA_NR; a++)
 			if (!strcmp(key, attr_name(a)))
@@ -57,6 +56,15 @@ static void want(struct wq_track *t, const char *name, const char *conf)
 					0);
 		p += n;
 	}
+}
+
+/* Plan, then apply: what a scan does with one workqueue */
+static int wq_go(struct wq_track *t)
+{
+	struct wq_plan p;
+	int err = plan_wq(&ax, t, NULL, &p);
+
+	return err ? err : wq_apply(&ax, t, &p);
 }
 
 static void test_order_and_values(void **state)
@@ -68,7 +76,7 @@ static void test_order_and_values(void **state)
 	want(&t, "tty_flip",
 	     "rtprio=20 policy=fifo nice=-5 max_active=4 affinity_strict=1 "
 	     "affinity_scope=numa cpumask=0-1 nr_idle_extra=2 private=1");
-	assert_int_equal(wq_apply(&ax, &t), 0);
+	assert_int_equal(wq_go(&t), 0);
 	/* private, reserve, affinity, max_active, nice, policy, rtprio */
 	assert_string_equal(ft_writes(&fo),
 			    "tty_flip/private=1 tty_flip/nr_idle_extra=2 "
@@ -93,9 +101,9 @@ static void test_second_apply_writes_nothing(void **state)
 	(void)state;
 	ft_wq(&ft, "a", true);
 	want(&t, "a", "nice=3 policy=rr rtprio=5");
-	assert_int_equal(wq_apply(&ax, &t), 0);
+	assert_int_equal(wq_go(&t), 0);
 	strlist_free(&fo.writes);
-	assert_int_equal(wq_apply(&ax, &t), 0);
+	assert_int_equal(wq_go(&t), 0);
 	assert_string_equal(ft_writes(&fo), "");
 }
 
@@ -107,7 +115,7 @@ static void test_readonly_attribute_rolls_back(void **state)
 	ft_wq(&ft, "ordered", true);
 	ft_readonly(&ft, "ordered", "max_active");
 	want(&t, "ordered", "private=1 nice=-5 max_active=8");
-	assert_int_equal(wq_apply(&ax, &t), -EACCES);
+	assert_int_equal(wq_go(&t), -EACCES);
 	/* private was written, then put back; nice never reached */
 	assert_string_equal(ft_writes(&fo),
 			    "ordered/private=1 ordered/private=0");
@@ -130,12 +138,12 @@ static void test_einval_rolls_back_only_that_wq(void **state)
 	fo.fail_err = -EINVAL;
 	want(&a, "a", "cpumask=1 policy=fifo rtprio=30");
 	want(&b, "b", "cpumask=1 policy=fifo rtprio=30");
-	assert_int_equal(wq_apply(&ax, &a), -EINVAL);
+	assert_int_equal(wq_go(&a), -EINVAL);
 	assert_string_equal(ft_get(&ft, "a", "policy"), "normal");
 	assert_string_equal(ft_get(&ft, "a", "cpumask"), "0000000f");
 	assert_true(
 		ft_logged("error: a: writing rtprio = 30: Invalid argument"));
-	assert_int_equal(wq_apply(&ax, &b), 0);
+	assert_int_equal(wq_go(&b), 0);
 	assert_string_equal(ft_get(&ft, "b", "policy"), "fifo");
 	assert_string_equal(ft_get(&ft, "b", "rtprio"), "30");
 }
@@ -149,7 +157,7 @@ static void test_readback_mismatch_rolls_back(void **state)
 	fo.fail_attr = "a/nr_idle_extra";
 	fo.fail_err = 1; /* accepted, but the value does not stick */
 	want(&t, "a", "nice=2 nr_idle_extra=4");
-	assert_int_equal(wq_apply(&ax, &t), -EIO);
+	assert_int_equal(wq_go(&t), -EIO);
 	assert_true(ft_logged("a: nr_idle_extra reads back 0, wanted 4"));
 	assert_string_equal(ft_get(&ft, "a", "nice"), "0");
 }
@@ -161,12 +169,12 @@ static void test_missing_attribute_skipped(void **state)
 	(void)state;
 	ft_wq(&ft, "plain", false); /* a 6.12 kernel without the series */
 	want(&t, "plain", "nice=-3 nr_idle_extra=2");
-	assert_int_equal(wq_apply(&ax, &t), 0);
+	assert_int_equal(wq_go(&t), 0);
 	assert_string_equal(ft_get(&ft, "plain", "nice"), "-3");
 	assert_true(ft_logged(
 		"plain: no nr_idle_extra attribute on this workqueue; skipped"));
 	ft_clear_logs();
-	assert_int_equal(wq_apply(&ax, &t), 0);
+	assert_int_equal(wq_go(&t), 0);
 	assert_false(ft_logged("no nr_idle_extra")); /* said once */
 }
 
@@ -178,7 +186,7 @@ static void test_restore(void **state)
 	ft_wq(&ft, "a", true);
 	ft_set(&ft, "a", "nice", "4");
 	want(&t, "a", "nice=-10 policy=fifo rtprio=40 cpumask=2-3");
-	assert_int_equal(wq_apply(&ax, &t), 0);
+	assert_int_equal(wq_go(&t), 0);
 	assert_int_equal(wq_restore(&ax, &t), 0);
 	assert_string_equal(ft_get(&ft, "a", "nice"), "4");
 	assert_string_equal(ft_get(&ft, "a", "policy"), "normal");
@@ -197,24 +205,36 @@ static void test_policy_change_restores_rtprio(void **state)
 	ft_set(&ft, "a", "policy", "fifo");
 	ft_set(&ft, "a", "rtprio", "50");
 	want(&t, "a", "policy=normal");
-	assert_int_equal(wq_apply(&ax, &t), 0);
+	assert_int_equal(wq_go(&t), 0);
 	assert_string_equal(ft_get(&ft, "a", "rtprio"), "0");
 	assert_int_equal(wq_restore(&ax, &t), 0);
 	assert_string_equal(ft_get(&ft, "a", "policy"), "fifo");
 	assert_string_equal(ft_get(&ft, "a", "rtprio"), "50");
 }
 
+static struct settings kw_want; /* what kw() asks for */
+
 static void kw(struct kw_track *k, pid_t pid, const char *conf_policy, int prio)
 {
 	const char *why;
 
 	memset(k, 0, sizeof(*k));
+	memset(&kw_want, 0, sizeof(kw_want));
 	k->pid = pid;
 	k->start = 1000 + pid;
 	snprintf(k->comm, sizeof(k->comm), "kworker/u5:%d", pid);
-	attr_parse_conf(WA_POLICY, conf_policy, &k->want, &why);
-	k->want.val[WA_RTPRIO] = prio;
-	k->want.set |= WA_BIT(WA_RTPRIO);
+	attr_parse_conf(WA_POLICY, conf_policy, &kw_want, &why);
+	kw_want.val[WA_RTPRIO] = prio;
+	kw_want.set |= WA_BIT(WA_RTPRIO);
+}
+
+/* Plan, then apply; a task that is gone gets an empty plan */
+static int kw_go(struct kw_track *k)
+{
+	struct kw_plan p = { 0 };
+
+	plan_kw_sched(&ax, k->pid, &kw_want, &p);
+	return kw_apply(&ax, k, &p);
 }
 
 static void test_kworker_apply_and_restore(void **state)
@@ -225,12 +245,12 @@ static void test_kworker_apply_and_restore(void **state)
 	(void)state;
 	ft_task(&ft, 100, 2, "kworker/u5:100", SCHED_OTHER, 0, 0, 1100);
 	kw(&k, 100, "fifo", 20);
-	assert_int_equal(kw_apply(&ax, &k), 1);
+	assert_int_equal(kw_go(&k), 1);
 	fo.ops.sched_get(fo.ops.ctx, 100, &v);
 	assert_int_equal(v.policy, SCHED_FIFO);
 	assert_int_equal(v.rtprio, 20);
 	assert_true(ft_logged("kworker/u5:100 (pid 100): normal 0 -> fifo 20"));
-	assert_int_equal(kw_apply(&ax, &k), 0); /* already in line */
+	assert_int_equal(kw_go(&k), 0); /* already in line */
 	assert_int_equal(kw_restore(&ax, &k), 0);
 	fo.ops.sched_get(fo.ops.ctx, 100, &v);
 	assert_int_equal(v.policy, SCHED_OTHER);
@@ -245,7 +265,7 @@ static void test_kworker_vanished(void **state)
 	ft_task(&ft, 101, 2, "kworker/u5:101", SCHED_OTHER, 0, 0, 1101);
 	kw(&k, 101, "fifo", 20);
 	ft_task_rm(&ft, 101);
-	assert_int_equal(kw_apply(&ax, &k), -ESRCH);
+	assert_int_equal(kw_go(&k), -ESRCH);
 	assert_int_equal(fo.sched_sets, 0);
 	assert_false(ft_logged("error"));
 }
@@ -257,10 +277,10 @@ static void test_kworker_pid_reused(void **state)
 	(void)state;
 	ft_task(&ft, 102, 2, "kworker/u5:102", SCHED_OTHER, 0, 0, 1102);
 	kw(&k, 102, "fifo", 20);
-	assert_int_equal(kw_apply(&ax, &k), 1);
+	assert_int_equal(kw_go(&k), 1);
 	/* the kworker exits; its pid goes to a new task */
 	ft_task(&ft, 102, 1, "bash", SCHED_FIFO, 20, 0, 99999);
-	assert_int_equal(kw_apply(&ax, &k), -ESRCH);
+	assert_int_equal(kw_go(&k), -ESRCH);
 	fo.sched_sets = 0;
 	assert_int_equal(kw_restore(&ax, &k), 0);
 	assert_int_equal(fo.sched_sets, 0); /* bash is left alone */
@@ -276,7 +296,7 @@ static void test_kworker_setattr_fails(void **state)
 	kw(&k, 103, "rr", 7);
 	fo.fail_pid = 103;
 	fo.fail_sched_err = -EPERM;
-	assert_int_equal(kw_apply(&ax, &k), -EPERM);
+	assert_int_equal(kw_go(&k), -EPERM);
 	assert_true(ft_logged(
 		"error: kworker/u5:103 (pid 103): setting rr 7: Operation not permitted"));
 	assert_false(k.changed);

@@ -83,7 +83,7 @@ static void test_scan_sysfs_mode(void **state)
 	series_tree();
 	start(conf_rt);
 	assert_true(d.sysfs_mode);
-	assert_int_equal(daemon_scan(&d, NULL), 0);
+	assert_int_equal(daemon_scan(&d), 0);
 	assert_string_equal(ft_get(&ft, "tty_flip", "policy"), "fifo");
 	assert_string_equal(ft_get(&ft, "tty_flip", "rtprio"), "20");
 	assert_string_equal(ft_get(&ft, "tty_flip", "nr_idle_extra"), "2");
@@ -111,7 +111,7 @@ static void test_scan_fallback_mode(void **state)
 	start("[wq:tty_flip]\npolicy = fifo\nrtprio = 20\nnice = -1\n"
 	      "[kworker:kworker/u*]\npolicy = rr\nrtprio = 5\n");
 	assert_false(d.sysfs_mode);
-	assert_int_equal(daemon_scan(&d, NULL), 0);
+	assert_int_equal(daemon_scan(&d), 0);
 	/* no policy attribute: no write; the rescuer gets it directly */
 	assert_string_equal(ft_get(&ft, "tty_flip", "nice"), "-1");
 	assert_string_equal(ft_get(&ft, "tty_flip", "policy"), "(missing)");
@@ -130,7 +130,7 @@ static void test_one_failure_others_proceed(void **state)
 	fo.fail_attr = "tty_flip/rtprio";
 	fo.fail_err = -EINVAL;
 	start(conf_rt);
-	assert_int_equal(daemon_scan(&d, NULL), 1);
+	assert_int_equal(daemon_scan(&d), 1);
 	assert_string_equal(ft_get(&ft, "tty_flip", "policy"), "normal");
 	assert_string_equal(ft_get(&ft, "tty_flip", "nr_idle_extra"), "0");
 	assert_string_equal(ft_get(&ft, "gpu_submit", "nice"), "-5");
@@ -144,7 +144,7 @@ static void test_new_kworker_and_pid_reuse(void **state)
 	(void)state;
 	series_tree();
 	start(conf_rt);
-	daemon_scan(&d, NULL);
+	daemon_scan(&d);
 	/* a FORK from kthreadd: new worker of pool 5 */
 	ft_task(&ft, 200, 2, "kworker/u5:7", SCHED_OTHER, 0, 0, 50);
 	daemon_task_new(&d, 200);
@@ -161,7 +161,7 @@ static void test_new_kworker_and_pid_reuse(void **state)
 	assert_int_equal(sched_of(201).policy, SCHED_FIFO);
 	/* pid 200 exits and comes back as another pool's worker */
 	ft_task(&ft, 200, 2, "kworker/u2:3", SCHED_OTHER, 0, 0, 60);
-	daemon_scan(&d, NULL);
+	daemon_scan(&d);
 	assert_int_equal(sched_of(200).policy, SCHED_OTHER);
 }
 
@@ -169,7 +169,7 @@ static void test_new_workqueue(void **state)
 {
 	(void)state;
 	start(conf_rt);
-	daemon_scan(&d, NULL);
+	daemon_scan(&d);
 	assert_int_equal(d.nwqs, 0);
 	/* module load: the workqueue and its rescuer appear */
 	ft_wq(&ft, "tty_flip", true);
@@ -190,7 +190,7 @@ static void test_rescuer_longest_name(void **state)
 	ft_task(&ft, 300, 2, "kworker/R-nvme-wq", SCHED_OTHER, 0, 0, 9);
 	start("[wq:nvme]\npolicy = fifo\nrtprio = 3\n"
 	      "[wq:nvme-wq]\npolicy = fifo\nrtprio = 9\n");
-	daemon_scan(&d, NULL);
+	daemon_scan(&d);
 	assert_int_equal(sched_of(300).rtprio, 9);
 }
 
@@ -199,7 +199,7 @@ static void test_reload_good_applies_diff(void **state)
 	(void)state;
 	series_tree();
 	start(conf_rt);
-	daemon_scan(&d, NULL);
+	daemon_scan(&d);
 	ft_clear_logs();
 	/* gpu* is dropped, tty_flip loses nr_idle_extra and changes rtprio */
 	ft_conf(&ft, "[wq:tty_flip]\npolicy = fifo\nrtprio = 30\n");
@@ -228,7 +228,7 @@ static void test_reload_bad_keeps_old(void **state)
 	(void)state;
 	series_tree();
 	start(conf_rt);
-	daemon_scan(&d, NULL);
+	daemon_scan(&d);
 	before = d.cfg;
 	strlist_free(&fo.writes);
 	assert_int_equal(
@@ -243,7 +243,7 @@ static void test_reload_bad_keeps_old(void **state)
 	assert_string_equal(ft_get(&ft, "tty_flip", "rtprio"), "20");
 	/* the old profiles are still enforced on the next scan */
 	ft_set(&ft, "tty_flip", "rtprio", "1");
-	daemon_scan(&d, NULL);
+	daemon_scan(&d);
 	assert_string_equal(ft_get(&ft, "tty_flip", "rtprio"), "20");
 }
 
@@ -253,7 +253,7 @@ static void test_restore_all(void **state)
 	series_tree();
 	ft_set(&ft, "gpu_submit", "nice", "7");
 	start(conf_rt);
-	daemon_scan(&d, NULL);
+	daemon_scan(&d);
 	assert_int_equal(daemon_restore(&d), 0);
 	assert_string_equal(ft_get(&ft, "gpu_submit", "nice"), "7");
 	assert_string_equal(ft_get(&ft, "tty_flip", "policy"), "normal");
@@ -279,7 +279,7 @@ static void test_restart_keeps_originals(void **state)
 	snprintf(path, sizeof(path), "%s/originals", ft.root);
 	start(conf_rt);
 	assert_int_equal(daemon_use_state(&d, path), 0);
-	assert_int_equal(daemon_scan(&d, NULL), 0);
+	assert_int_equal(daemon_scan(&d), 0);
 	assert_string_equal(ft_get(&ft, "tty_flip", "policy"), "fifo");
 	assert_int_equal(access(path, F_OK), 0);
 	/* the first instance dies without restoring anything */
@@ -290,7 +290,7 @@ static void test_restart_keeps_originals(void **state)
 	daemon_init(&d, ft.root, &fo.ops, c);
 	assert_int_equal(daemon_use_state(&d, path), 0);
 	assert_true(ft_logged("originals of 2 workqueue(s)"));
-	assert_int_equal(daemon_scan(&d, NULL), 0);
+	assert_int_equal(daemon_scan(&d), 0);
 	assert_int_equal(daemon_restore(&d), 0);
 	assert_string_equal(ft_get(&ft, "tty_flip", "policy"), "normal");
 	assert_string_equal(ft_get(&ft, "tty_flip", "rtprio"), "0");

@@ -51,9 +51,7 @@ static char *run(enum report_style style, const char *conf, unsigned int *drift)
 			 0);
 	daemon_init(&d, ft.root, &fo.ops, c);
 	rep.f = open_memstream(&out, &len);
-	report_begin(&rep);
-	daemon_scan(&d, &rep);
-	report_end(&rep);
+	daemon_report(&d, &rep);
 	fclose(rep.f);
 	daemon_free(&d);
 	*drift = rep.drift;
@@ -74,7 +72,7 @@ static void test_plan_statuses(void **state)
 	attr_parse_conf(WA_MAX_ACTIVE, "4", &target, &why);
 	attr_parse_conf(WA_CPUMASK, "0-1", &target, &why);
 	st.present &= ~WA_BIT(WA_CPUMASK);
-	assert_int_equal(plan_wq(&target, &st, it), 3);
+	assert_int_equal(plan_attrs(&target, &st, it), 3);
 	assert_int_equal(it[0].attr, WA_CPUMASK);
 	assert_int_equal(it[0].status, PLAN_MISSING);
 	assert_int_equal(it[1].attr, WA_MAX_ACTIVE);
