@@ -294,26 +294,32 @@ int plan_kw(const struct apply_ctx *ax, const struct kw_scope *sc,
 	return err ? err : 1;
 }
 
+/* base with item appended (NULL when out of memory: base is kept) */
+static void *append(void *base, size_t *n, const void *item, size_t size)
+{
+	char *v = realloc(base, (*n + 1) * size);
+
+	if (v)
+		memcpy(v + (*n)++ * size, item, size);
+	return v;
+}
+
 int plan_set_add_wq(struct plan_set *ps, const struct wq_plan *p)
 {
-	struct wq_plan *v = realloc(ps->wqs, (ps->nwqs + 1) * sizeof(*v));
+	void *v = append(ps->wqs, &ps->nwqs, p, sizeof(*p));
 
-	if (!v)
-		return -ENOMEM;
-	ps->wqs = v;
-	v[ps->nwqs++] = *p;
-	return 0;
+	if (v)
+		ps->wqs = v;
+	return v ? 0 : -ENOMEM;
 }
 
 int plan_set_add_kw(struct plan_set *ps, const struct kw_plan *p)
 {
-	struct kw_plan *v = realloc(ps->kws, (ps->nkws + 1) * sizeof(*v));
+	void *v = append(ps->kws, &ps->nkws, p, sizeof(*p));
 
-	if (!v)
-		return -ENOMEM;
-	ps->kws = v;
-	v[ps->nkws++] = *p;
-	return 0;
+	if (v)
+		ps->kws = v;
+	return v ? 0 : -ENOMEM;
 }
 
 void plan_set_free(struct plan_set *ps)

@@ -300,6 +300,47 @@ static void test_restart_keeps_originals(void **state)
 	assert_int_equal(access(path, F_OK), -1);
 }
 
+/* EBUSY: no failure, tried again on the next scan, which succeeds */
+static void test_transient_error_retried(void **state)
+{
+	(void)state;
+	series_tree();
+	fo.fail_attr = "gpu_submit/nice";
+	fo.fail_err = -EBUSY;
+	start(conf_rt);
+	assert_int_equal(daemon_scan(&d), 0);
+	assert_string_equal(ft_get(&ft, "gpu_submit", "nice"), "0");
+	assert_false(ft_logged("error: "));
+	assert_true(ft_logged("again on the next scan"));
+	fo.fail_attr = NULL;
+	assert_int_equal(daemon_scan(&d), 0);
+	assert_string_equal(ft_get(&ft, "gpu_submit", "nice"), "-5");
+}
+
+/* A permanent error counts on every scan, and is logged once */
+static void test_permanent_error_logged_once(void **state)
+{
+	(void)state;
+	series_tree();
+	fo.fail_attr = "gpu_submit/nice";
+	fo.fail_err = -EINVAL;
+	start(conf_rt);
+	assert_int_equal(daemon_scan(&d), 1);
+	assert_true(ft_logged(
+		"error: gpu_submit: writing nice = -5: Invalid argument"));
+	ft_clear_logs();
+	assert_int_equal(daemon_scan(&d), 1);
+	assert_false(ft_logged("error: "));
+	fo.fail_attr = NULL;
+	assert_int_equal(daemon_scan(&d), 0);
+	fo.fail_attr = "gpu_submit/max_active";
+	assert_int_equal(
+		daemon_reload(&d, ft_conf(&ft, "[wq:gpu*]\nmax_active = 9\n")),
+		0);
+	/* a new error of the same workqueue is said again */
+	assert_true(ft_logged("error: gpu_submit: writing max_active = 9"));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -314,6 +355,8 @@ int main(void)
 		T(test_reload_bad_keeps_old),
 		T(test_restore_all),
 		T(test_restart_keeps_originals),
+		T(test_transient_error_retried),
+		T(test_permanent_error_logged_once),
 #undef T
 	};
 
