@@ -372,12 +372,13 @@ int daemon_task_new(struct daemon *d, pid_t pid)
 	return d->failures;
 }
 
-bool daemon_task_unnamed(struct daemon *d, pid_t pid)
+bool daemon_task_unsettled(struct daemon *d, pid_t pid)
 {
 	struct task_info ti;
 
-	return !task_read(d->root, pid, &ti) && ti.ppid == KTHREADD_PID &&
-	       !strcmp(ti.comm, "kthreadd");
+	if (task_read(d->root, pid, &ti) || ti.ppid != KTHREADD_PID)
+		return false;
+	return !strcmp(ti.comm, "kthreadd") || !task_has_slept(d->root, pid);
 }
 
 int daemon_reload(struct daemon *d, const char *path)

@@ -67,11 +67,13 @@ void daemon_report(struct daemon *d, struct report *r);
 int daemon_wq_added(struct daemon *d, const char *name);
 int daemon_task_new(struct daemon *d, pid_t pid);
 /*
- * A child of kthreadd that has no name yet ("kthreadd"): the creator names
- * it right after the fork, without a proc connector event, so look again
+ * A child of kthreadd that is not ready to be judged yet: it has no name
+ * ("kthreadd": older kernels name it after the fork, without a proc
+ * connector event), or it has not yet run through kthread(), which resets
+ * its policy to SCHED_NORMAL and would undo a change made now. Look again
  * shortly.
  */
-bool daemon_task_unnamed(struct daemon *d, pid_t pid);
+bool daemon_task_unsettled(struct daemon *d, pid_t pid);
 /*
  * Load path. Errors: logged, the old configuration stays, returns their
  * count. Good: the new one is applied as a diff (what is no longer

@@ -149,6 +149,21 @@ int task_read(const char *root, pid_t pid, struct task_info *t)
 	return task_parse_stat(buf, t);
 }
 
+bool task_has_slept(const char *root, pid_t pid)
+{
+	static const char key[] = "\nvoluntary_ctxt_switches:";
+	char path[WQRT_PATH_MAX], buf[2048];
+	const char *p;
+
+	if (path_fmt(path, sizeof(path), root, "/proc/%d/status", (int)pid) ||
+	    read_text(path, buf, sizeof(buf)))
+		return true;
+	p = strstr(buf, key);
+	if (!p)
+		return true;
+	return strtoul(p + sizeof(key) - 1, NULL, 10) > 0;
+}
+
 bool task_is_kworker(const struct task_info *t)
 {
 	return t->ppid == KTHREADD_PID && (t->flags & PF_KTHREAD) &&

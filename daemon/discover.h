@@ -56,6 +56,14 @@ int task_read(const char *root, pid_t pid, struct task_info *t);
 int task_parse_stat(const char *stat, struct task_info *t);
 /* A kernel thread forked by kthreadd whose name starts with "kworker/" */
 bool task_is_kworker(const struct task_info *t);
+/*
+ * Has the task ever given up the CPU of its own accord (ROOT/proc/PID/status
+ * voluntary_ctxt_switches > 0)? A new kernel thread first runs kthread(),
+ * which resets its scheduling policy to SCHED_NORMAL and then sleeps until
+ * its creator wakes it; a policy set before that sleep is lost. True when
+ * the count cannot be read (a fake tree without status files).
+ */
+bool task_has_slept(const char *root, pid_t pid);
 
 typedef int (*task_visit_fn)(const struct task_info *t, void *arg);
 int for_each_kworker(const char *root, task_visit_fn cb, void *arg);

@@ -170,7 +170,7 @@ static void arm_retry(struct ctx *c)
 	sd_event_source_set_enabled(c->retry, SD_EVENT_ONESHOT);
 }
 
-/* Look again at kthreadd's children that had no name at FORK time */
+/* Look again at kthreadd's children that were not settled at FORK time */
 static int on_retry(sd_event_source *s, uint64_t usec, void *arg)
 {
 	struct ctx *c = arg;
@@ -180,7 +180,7 @@ static int on_retry(sd_event_source *s, uint64_t usec, void *arg)
 	for (i = 0; i < c->npending; i++) {
 		pid_t pid = c->pending[i];
 
-		if (daemon_task_unnamed(&c->d, pid))
+		if (daemon_task_unsettled(&c->d, pid))
 			c->pending[keep++] = pid;
 		else
 			daemon_task_new(&c->d, pid);
@@ -191,7 +191,7 @@ static int on_retry(sd_event_source *s, uint64_t usec, void *arg)
 	} else {
 		if (keep)
 			log_debug(
-				"%u new kernel thread(s) still unnamed; the rescan will see them",
+				"%u new kernel thread(s) still unsettled; the rescan will see them",
 				keep);
 		c->npending = 0;
 	}
@@ -203,7 +203,7 @@ static void on_task(void *arg, pid_t pid)
 {
 	struct ctx *c = arg;
 
-	if (c->retry && daemon_task_unnamed(&c->d, pid)) {
+	if (c->retry && daemon_task_unsettled(&c->d, pid)) {
 		if (c->npending == PENDING_MAX)
 			return;
 		c->pending[c->npending++] = pid;

@@ -138,11 +138,25 @@ void ft_task(struct faketree *ft, pid_t pid, pid_t ppid, const char *comm,
 	ft_write(ft, rel, stat);
 }
 
+void ft_task_switches(struct faketree *ft, pid_t pid, unsigned long n)
+{
+	char rel[64], status[200];
+
+	snprintf(status, sizeof(status),
+		 "Name:\tx\nState:\tD (disk sleep)\n"
+		 "voluntary_ctxt_switches:\t%lu\n"
+		 "nonvoluntary_ctxt_switches:\t0\n", n);
+	snprintf(rel, sizeof(rel), "/proc/%d/status", (int)pid);
+	ft_write(ft, rel, status);
+}
+
 void ft_task_rm(struct faketree *ft, pid_t pid)
 {
 	char path[600];
 
 	snprintf(path, sizeof(path), "%s/proc/%d/stat", ft->root, (int)pid);
+	unlink(path);
+	snprintf(path, sizeof(path), "%s/proc/%d/status", ft->root, (int)pid);
 	unlink(path);
 	snprintf(path, sizeof(path), "%s/proc/%d", ft->root, (int)pid);
 	rmdir(path);

@@ -21,6 +21,8 @@ void ft_set(struct faketree *ft, const char *wq, const char *attr,
 /* The attribute's content without the newline (static buffer). */
 const char *ft_get(struct faketree *ft, const char *wq, const char *attr);
 void ft_readonly(struct faketree *ft, const char *wq, const char *attr);
+/* ROOT/proc/PID/status with voluntary_ctxt_switches = N */
+void ft_task_switches(struct faketree *ft, pid_t pid, unsigned long n);
 /* A task: ROOT/proc/PID/stat; ppid 2 + PF_KTHREAD makes it a kworker. */
 void ft_task(struct faketree *ft, pid_t pid, pid_t ppid, const char *comm,
 	     int policy, int rtprio, int nice, unsigned long long start);
