@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=sh disable=SC2034 # the variables are for the sourcing test
 # KTAP output for wqrt's shell tests, with the names of the kernel's
 # tools/testing/selftests/kselftest/ktap_helpers.sh so a test reads the
 # same in either place. POSIX sh (the VM runs them under busybox). Sourced.
@@ -8,6 +9,11 @@
 #	ktap_test_result "wqrtd started" start_wqrtd
 #	ktap_test_skip "no uart" ...
 #	ktap_finished		# prints the totals, exits 0 or 1
+#
+# As in the kernel's, ktap_finished fails a run whose passes and skips do
+# not add up to the plan (a failure, or a test that went missing). Unlike
+# the kernel's, ktap_test_skip takes an optional reason and
+# ktap_test_result runs its command with its arguments quoted.
 
 KTAP_TESTNO=1
 KTAP_CNT_PASS=0
@@ -15,7 +21,10 @@ KTAP_CNT_FAIL=0
 KTAP_CNT_SKIP=0
 KSFT_PASS=0
 KSFT_FAIL=1
+KSFT_XFAIL=2
+KSFT_XPASS=3
 KSFT_SKIP=4
+KSFT_NUM_TESTS=0
 
 ktap_print_header() {
 	echo "TAP version 13"
@@ -26,10 +35,12 @@ ktap_print_msg() {
 }
 
 ktap_set_plan() {
+	KSFT_NUM_TESTS=$1
 	echo "1..$1"
 }
 
-# The whole program has nothing to test here; $1 says why.
+# The whole program has nothing to test here; $1 says why. The caller
+# exits, with $KSFT_SKIP.
 ktap_skip_all() {
 	echo "1..0 # SKIP $*"
 }
@@ -44,8 +55,8 @@ ktap_test_pass() {
 	KTAP_CNT_PASS=$((KTAP_CNT_PASS + 1))
 }
 
-ktap_test_skip() { # DESCRIPTION REASON
-	__ktap_test ok "$1" "SKIP ${2:-}"
+ktap_test_skip() { # DESCRIPTION [REASON]
+	__ktap_test ok "$1" "SKIP${2:+ $2}"
 	KTAP_CNT_SKIP=$((KTAP_CNT_SKIP + 1))
 }
 
@@ -69,11 +80,20 @@ ktap_print_totals() {
 	echo "# Totals: pass:$KTAP_CNT_PASS fail:$KTAP_CNT_FAIL xfail:0 xpass:0 skip:$KTAP_CNT_SKIP error:0"
 }
 
-# Print the totals and exit with the kselftest status of the whole run.
+# Give up on the rest of the run: "Bail out!", the totals, exit failed.
+ktap_exit_fail_msg() {
+	echo "Bail out! $*"
+	ktap_print_totals
+	exit "$KSFT_FAIL"
+}
+
+# Print the totals and exit with the kselftest status of the whole run:
+# passed only when every planned test passed or was skipped.
 ktap_finished() {
 	ktap_print_totals
-	if [ "$KTAP_CNT_FAIL" -gt 0 ]; then
-		exit "$KSFT_FAIL"
+	if [ "$KTAP_CNT_FAIL" -eq 0 ] &&
+		[ $((KTAP_CNT_PASS + KTAP_CNT_SKIP)) -eq "$KSFT_NUM_TESTS" ]; then
+		exit "$KSFT_PASS"
 	fi
-	exit "$KSFT_PASS"
+	exit "$KSFT_FAIL"
 }
