@@ -4,6 +4,7 @@
 # valid on both): current unbound kworkers get the policy, new ones get it
 # from the proc connector alone (no rescans), SIGTERM puts them back.
 . "$(dirname "$0")/lib.sh"
+ktap_print_header
 
 command -v wqrtd > /dev/null || skip_all "wqrtd is not on PATH"
 [ -e "$WQDIR/writeback/nice" ] || skip_all "no $WQDIR/writeback"
@@ -20,12 +21,12 @@ policy = fifo
 rtprio = 3
 CONF
 
-plan 6
-BEFORE=$(kworkers kworker/u)
+ktap_set_plan 6
+BEFORE=$(kthreads kworker/u)
 start_wqrtd
 if [ -e "$WQDIR/writeback/policy" ]; then M="sysfs mode"; else M="fallback mode"; fi
-check "wqrtd says $M" wait_for 10 logged "$M"
-check "existing unbound kworkers are fifo 3" \
+ktap_test_result "wqrtd says $M" wait_for 10 logged "$M"
+ktap_test_result "existing unbound kworkers are fifo 3" \
 	wait_for 10 all_sched "1 3" $BEFORE
 
 # a new pool for writeback (another nice) makes kthreadd fork kworkers
@@ -33,19 +34,19 @@ OLDNICE=$(cat $WQDIR/writeback/nice)
 echo -7 > $WQDIR/writeback/nice
 sleep 1
 NEW=
-for p in $(kworkers kworker/u); do
+for p in $(kthreads kworker/u); do
 	case " $(echo $BEFORE) " in *" $p "*) ;; *) NEW="$NEW $p" ;; esac
 done
 if [ -n "$NEW" ]; then
-	check "new unbound kworkers ($(echo $NEW)) are fifo 3" \
+	ktap_test_result "new unbound kworkers ($(echo $NEW)) are fifo 3" \
 		wait_for 5 all_sched "1 3" $NEW
 else
-	not_ok "changing writeback's nice created no new kworker"
+	ktap_test_fail "changing writeback's nice created no new kworker"
 fi
 echo "$OLDNICE" > $WQDIR/writeback/nice
-check "wqrtd is still running" alive
+ktap_test_result "wqrtd is still running" alive
 
 stop_wqrtd
-check "SIGTERM: wqrtd exits 0" [ $? -eq 0 ]
-check "SIGTERM: kworkers back to SCHED_OTHER" all_sched "0 0" $BEFORE $NEW
+ktap_test_result "SIGTERM: wqrtd exits 0" [ $? -eq 0 ]
+ktap_test_result "SIGTERM: kworkers back to SCHED_OTHER" all_sched "0 0" $BEFORE $NEW
 finish

@@ -4,6 +4,7 @@
 # ignored: a fake proc connector FORK/COMM for a process named like a
 # kworker, and a fake uevent for a workqueue, sent with nl_spoof.
 . "$(dirname "$0")/lib.sh"
+ktap_print_header
 
 command -v wqrtd > /dev/null || skip_all "wqrtd is not on PATH"
 SPOOF=$(helper nl_spoof) || skip_all "nl_spoof helper not found"
@@ -21,28 +22,28 @@ rtprio = 7
 nice = -3
 CONF
 
-plan 7
+ktap_set_plan 7
 # a user process that calls itself a kworker
 sh -c 'printf kworker/u99:0 > /proc/$$/comm; while :; do sleep 1; done' &
 FAKE=$!
 start_wqrtd
-check "wqrtd starts" wait_for 10 logged "mode"
+ktap_test_result "wqrtd starts" wait_for 10 logged "mode"
 sleep 1
 
 "$SPOOF" fork "$FAKE"
-check "a FORK event from user space is ignored" \
+ktap_test_result "a FORK event from user space is ignored" \
 	wait_for 5 logged "ignored proc connector netlink message from port"
 "$SPOOF" comm "$FAKE"
 sleep 1
-check "the process named kworker/u99:0 stays SCHED_OTHER" \
+ktap_test_result "the process named kworker/u99:0 stays SCHED_OTHER" \
 	all_sched "0 0" "$FAKE"
-check "a COMM event from user space is ignored too" \
+ktap_test_result "a COMM event from user space is ignored too" \
 	[ "$(grep -c 'ignored proc connector netlink message' "$LOG")" -ge 2 ]
 "$SPOOF" uevent wqrt_spoofed
-check "a uevent from user space is ignored" \
+ktap_test_result "a uevent from user space is ignored" \
 	wait_for 5 logged "ignored uevent netlink message from port"
-check "...and no workqueue was acted on" \
+ktap_test_result "...and no workqueue was acted on" \
 	sh -c "! grep -q 'new workqueue wqrt_spoofed' '$LOG'"
-check "wqrtd is still running" alive
+ktap_test_result "wqrtd is still running" alive
 kill "$FAKE"
 finish

@@ -5,6 +5,13 @@
 # test workqueue before, applies the example RT profile with wqrtd, and
 # reads the result back from sysfs and from the kworker threads themselves.
 
+# The shared helpers: beside this directory in the source tree, or where
+# mkinitramfs.sh installs them.
+for lib in "$(dirname "$0")/../lib" /usr/lib/wqrt/lib; do
+	[ -f "$lib/task.sh" ] && break
+done
+. "$lib/task.sh"
+
 wq=wqrt_test_unbound
 dir=/sys/devices/virtual/workqueue/$wq
 
@@ -19,22 +26,10 @@ show_wq() {
 # The policy and priority of every kworker of the workqueue's pools, read
 # from the threads (/proc/PID/stat fields 40 rt_priority and 41 policy).
 show_kworkers() {
-	ids=$(cat "$dir/pool_ids" 2>/dev/null | tr ' ' '\n' | cut -d: -f2)
-	for id in $ids; do
-		for s in /proc/[0-9]*/stat; do
-			comm=$(cut -d'(' -f2 "$s" | cut -d')' -f1)
-			case "$comm" in
-			kworker/u$id:*) ;;
-			*) continue ;;
-			esac
-			pid=${s#/proc/}
-			pid=${pid%/stat}
-			set -- $(cut -d')' -f2 "$s")
-			# fields after "comm)": $38 rt_priority, $39 policy
-			eval "prio=\${38} policy=\${39}"
-			case $policy in 0) p=normal ;; 1) p=fifo ;; 2) p=rr ;; *) p=$policy ;; esac
-			printf '  %-6s %-22s policy=%-6s rtprio=%s\n' "$pid" "$comm" "$p" "$prio"
-		done
+	for pid in $(wq_kworkers "$wq"); do
+		task_read "$pid" || continue
+		printf '  %-6s %-22s policy=%-6s rtprio=%s\n' "$pid" "$TASK_COMM" \
+			"$(task_policy_name "$TASK_POLICY")" "$TASK_RTPRIO"
 	done
 }
 

@@ -6,6 +6,7 @@
 # Build the test initramfs: static busybox, /init, the test modules
 # (SELFTESTS_DIR/modules/*.ko -> /lib/wqrt), the test programs and their
 # list (SELFTESTS_DIR/bin -> /usr/lib/wqrt/selftests), the daemon tests,
+# the shell test helpers (selftests/lib -> /usr/lib/wqrt/lib),
 # wqrtd and wqrtctl when built, the example config, and every shared library
 # these programs need (found with ldd, not listed by hand). SCRIPT, when
 # given, becomes /wqrt/run.sh for wqrt.mode=script.
@@ -21,7 +22,7 @@ root=$(mktemp -d)
 trap 'rm -rf "$root"' EXIT
 
 mkdir -p "$root"/{bin,sbin,etc,proc,sys,dev,tmp,run,root,wqrt} \
-	"$root"/usr/{bin,sbin,lib/wqrt/selftests,lib/wqrt/daemon-tests} \
+	"$root"/usr/{bin,sbin,lib/wqrt/selftests,lib/wqrt/daemon-tests,lib/wqrt/lib} \
 	"$root"/lib/wqrt
 cp /bin/busybox "$root/bin/busybox"
 install -m 0755 "$top/selftests/vm/init.sh" "$root/init"
@@ -39,6 +40,8 @@ fi
 # The test programs look for the module next to themselves too.
 cp "$root"/lib/wqrt/*.ko "$root/usr/lib/wqrt/selftests/" 2>/dev/null || true
 
+# KTAP output and task readers for every shell test, the scripts' too.
+cp -a "$top/selftests/lib/." "$root/usr/lib/wqrt/lib/"
 if [ -d "$top/selftests/daemon" ]; then
 	cp -a "$top/selftests/daemon/." "$root/usr/lib/wqrt/daemon-tests/"
 fi
