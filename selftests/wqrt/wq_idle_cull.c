@@ -82,21 +82,6 @@ FIXTURE_TEARDOWN(cull)
 	EXPECT_EQ(0, wq_set(CULL, "nice", self->cull_nice));
 }
 
-/*
- * Move @wq to a pool created now (so its idle timer uses the current
- * debug_idle_timeout_ms): a new private key where the series has one, an
- * otherwise unused nice value elsewhere.
- */
-static void fresh_pool(struct __test_metadata *_metadata, const char *wq,
-		       int nice)
-{
-	if (wq_has(wq, "private")) {
-		ASSERT_EQ(0, wq_set(wq, "private", "0"));
-		ASSERT_EQ(0, wq_set(wq, "private", "1"));
-	}
-	ASSERT_EQ(0, wq_set_int(wq, "nice", nice));
-}
-
 struct race_variant {
 	const char *name;
 	unsigned int delay_us;
@@ -126,7 +111,7 @@ TEST_F_TIMEOUT(cull, idle_cull_race, 280)
 		     WQPARAM_DIR);
 
 	ASSERT_EQ(0, wqparam_set("debug_idle_timeout_ms", "30"));
-	fresh_pool(_metadata, CULL, 2);
+	ASSERT_EQ(0, wq_fresh_pool(CULL, 2));
 
 	for (i = 0; i < sizeof(race_variants) / sizeof(race_variants[0]); i++) {
 		const struct race_variant *rv = &race_variants[i];
@@ -194,7 +179,7 @@ TEST_F_TIMEOUT(cull, no_surplus_workers, 120)
 	char args[96];
 
 	/* a pool of its own, so nothing else creates workers in it */
-	fresh_pool(_metadata, CULL, 3);
+	ASSERT_EQ(0, wq_fresh_pool(CULL, 3));
 	pool = probe_pool(_metadata, "cull");
 	ASSERT_LE(0, pool);
 	if (wq_has(CULL, "pool_ids")) {

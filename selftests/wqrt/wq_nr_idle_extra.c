@@ -48,17 +48,12 @@ FIXTURE_SETUP(nie)
 FIXTURE_TEARDOWN(nie)
 {
 	static const char * const order[] = {
-		"policy", "rtprio", "nr_idle_extra", "private", "nice",
+		"policy", "rtprio", "nr_idle_extra", "private", "nice", NULL,
 	};
-	unsigned int i;
-	int k;
 
 	if (!self->ready)
 		return;
-	for (i = 0; i < sizeof(order) / sizeof(order[0]); i++)
-		for (k = 0; k < self->orig.n; k++)
-			if (!strcmp(self->orig.name[k], order[i]))
-				wq_set(WQ, order[i], self->orig.val[k]);
+	wq_snap_restore(WQ, &self->orig, order);
 	if (self->have_timeout)
 		wqparam_set("debug_idle_timeout_ms", self->timeout);
 	EXPECT_EQ(0, wq_get_int(WQ, "nr_idle_extra"));
@@ -96,8 +91,12 @@ static int wait_filled(const char *wq, int want, double secs)
 	return min;
 }
 
-/* A fresh pool with a short idle timeout (timers armed from now on). */
-static void fresh_pool(struct __test_metadata *_metadata, bool short_timeout)
+/*
+ * @WQ on a fresh pool (wq_fresh_pool()), with the short idle timeout when
+ * @short_timeout (timers armed from now on).
+ */
+static void fresh_twin_pool(struct __test_metadata *_metadata,
+			    bool short_timeout)
 {
 	char v[16];
 
@@ -106,8 +105,7 @@ static void fresh_pool(struct __test_metadata *_metadata, bool short_timeout)
 		ASSERT_EQ(0, wqparam_set("debug_idle_timeout_ms", v));
 	}
 	/* a new owner key: nobody else's pool, created after the write */
-	ASSERT_EQ(0, wq_set(WQ, "private", "0"));
-	ASSERT_EQ(0, wq_set(WQ, "private", "1"));
+	ASSERT_EQ(0, wq_fresh_pool(WQ, WQ_NICE_KEEP));
 }
 
 static int run_burst(struct __test_metadata *_metadata, int n, char *out,
@@ -126,7 +124,7 @@ TEST_F_TIMEOUT(nie, reserve_filled_and_kept, 120)
 	const int N = 4;
 	int min, i;
 
-	fresh_pool(_metadata, self->have_timeout);
+	fresh_twin_pool(_metadata, self->have_timeout);
 	ASSERT_EQ(0, wq_set_int(WQ, "nr_idle_extra", N));
 	EXPECT_EQ(N, wq_get_int(WQ, "nr_idle_extra"));
 
@@ -162,7 +160,7 @@ TEST_F_TIMEOUT(nie, burst_starts_on_reserve, 120)
 	const int N = 4;
 	int round;
 
-	fresh_pool(_metadata, false);
+	fresh_twin_pool(_metadata, false);
 	ASSERT_EQ(0, wq_set(WQ, "policy", "fifo"));
 	ASSERT_EQ(0, wq_set_int(WQ, "rtprio", 10));
 	ASSERT_EQ(0, wq_set_int(WQ, "nr_idle_extra", N));
@@ -218,7 +216,7 @@ TEST_F_TIMEOUT(nie, reserve_zero_culls_like_plain, 120)
 
 	if (!self->have_timeout)
 		SKIP(return, "needs workqueue.debug_idle_timeout_ms (CONFIG_WQ_DEBUG_WAKE_DELAY)");
-	fresh_pool(_metadata, true);
+	fresh_twin_pool(_metadata, true);
 	ASSERT_EQ(0, wq_set(WQ, "nr_idle_extra", "0"));
 	EXPECT_EQ(8, run_burst(_metadata, 8, out, sizeof(out)));
 	EXPECT_LE(8, min_pool_workers(WQ, NULL));

@@ -58,37 +58,6 @@ FIXTURE_SETUP(rt)
 	self->ready = true;
 }
 
-static const char *snap_get(const struct wq_snap *s, const char *attr)
-{
-	int i;
-
-	for (i = 0; i < s->n; i++)
-		if (!strcmp(s->name[i], attr))
-			return s->val[i];
-	return NULL;
-}
-
-/* Put @wq back to @s: policy first (it resets rtprio), then the rest. */
-static void restore_wq(const char *wq, const struct wq_snap *s)
-{
-	static const char * const order[] = {
-		"policy", "rtprio", "private", "nr_idle_extra", "nice",
-		"cpumask", "affinity_scope", "affinity_strict",
-	};
-	unsigned int i;
-
-	for (i = 0; i < sizeof(order) / sizeof(order[0]); i++) {
-		const char *v = snap_get(s, order[i]);
-		char val[256];
-
-		if (!v)
-			continue;
-		snprintf(val, sizeof(val), "%s", v);
-		val[strcspn(val, " ")] = '\0';	/* "default (cache)" */
-		wq_set(wq, order[i], val);
-	}
-}
-
 FIXTURE_TEARDOWN(rt)
 {
 	int i;
@@ -102,17 +71,17 @@ FIXTURE_TEARDOWN(rt)
 
 		if (!self->have[i])
 			continue;
-		restore_wq(test_wqs[i], &self->orig[i]);
+		wq_snap_restore(test_wqs[i], &self->orig[i], NULL);
 		ASSERT_EQ(0, wq_snapshot(test_wqs[i], &now));
 		/* pool ids may legitimately differ after a round trip */
-		skip_pool_ids = snap_get(&now, "pool_ids");
+		skip_pool_ids = wq_snap_get(&now, "pool_ids");
 		if (skip_pool_ids) {
 			int k;
 
 			for (k = 0; k < now.n; k++)
 				if (!strcmp(now.name[k], "pool_ids"))
 					snprintf(now.val[k], sizeof(now.val[k]), "%s",
-						 snap_get(&self->orig[i], "pool_ids"));
+						 wq_snap_get(&self->orig[i], "pool_ids"));
 		}
 		EXPECT_TRUE(wq_snap_equal(&self->orig[i], &now, why, sizeof(why))) {
 			TH_LOG("%s not restored: %s", test_wqs[i], why);

@@ -29,35 +29,18 @@ FIXTURE_SETUP(base)
 	ASSERT_EQ(0, wq_snapshot(WQ, &self->orig));
 }
 
-static void restore_attr(const struct wq_snap *s, const char *attr)
-{
-	char val[256];
-	int i;
-
-	for (i = 0; i < s->n; i++) {
-		if (strcmp(s->name[i], attr))
-			continue;
-		/* "default (cache)" is shown, "default" is written */
-		snprintf(val, sizeof(val), "%s", s->val[i]);
-		val[strcspn(val, " ")] = '\0';
-		wq_set(WQ, attr, val);
-	}
-}
-
 FIXTURE_TEARDOWN(base)
 {
 	static const char * const attrs[] = {
 		"nice", "cpumask", "affinity_scope", "affinity_strict",
-		"max_active",
+		"max_active", NULL,
 	};
 	struct wq_snap now;
 	char why[256];
-	unsigned int i;
 
 	if (!self->orig.n)
 		return;
-	for (i = 0; i < sizeof(attrs) / sizeof(attrs[0]); i++)
-		restore_attr(&self->orig, attrs[i]);
+	wq_snap_restore(WQ, &self->orig, attrs);
 	ASSERT_EQ(0, wq_snapshot(WQ, &now));
 	EXPECT_TRUE(wq_snap_equal(&self->orig, &now, why, sizeof(why))) {
 		TH_LOG("not restored: %s", why);

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Helpers shared by the wqrt kselftests: sysfs access, the wqrt_test
- * module's debugfs interface, kworker enumeration and sched_getattr().
+ * Helpers shared by the wqrt kselftests: sysfs access, attribute snapshots
+ * and their restore, fresh pools, the wqrt_test module's debugfs
+ * interface, kworker enumeration and sched_getattr().
  *
  * Header-only (static functions) so each test is a single translation
  * unit, as tools/testing/selftests/lib.mk builds them.
@@ -230,6 +231,91 @@ static inline bool wq_snap_equal(const struct wq_snap *a,
 		}
 	}
 	return true;
+}
+
+/* The value of @attr in @s, or NULL when @s has no such attribute. */
+static inline const char *wq_snap_get(const struct wq_snap *s,
+				      const char *attr)
+{
+	int i;
+
+	for (i = 0; i < s->n; i++)
+		if (!strcmp(s->name[i], attr))
+			return s->val[i];
+	return NULL;
+}
+
+/*
+ * Write the attributes @attrs of snapshot @s back to @wq, in the order of
+ * @attrs (NULL-terminated).  Without a list (@attrs NULL): policy, rtprio,
+ * private, nr_idle_extra, nice, cpumask, affinity_scope, affinity_strict;
+ * max_active only when listed (it is read-only on ordered workqueues).
+ * The policy comes before rtprio because writing it resets rtprio; note
+ * that writing nr_idle_extra at all makes it explicit, so a test that did
+ * not change it should not list it.  Attributes @s has not got are left
+ * alone; a value is written as its first word ("default (cache)" is
+ * shown, "default" is written).  Every attribute is tried; returns 0 or
+ * the first error.  Compare a new snapshot with @s to tell what did not
+ * come back.
+ */
+static inline int wq_snap_restore(const char *wq, const struct wq_snap *s,
+				  const char * const *attrs)
+{
+	static const char * const all[] = {
+		"policy", "rtprio", "private", "nr_idle_extra", "nice",
+		"cpumask", "affinity_scope", "affinity_strict", NULL,
+	};
+	char val[sizeof(s->val[0])];
+	const char *v;
+	int ret = 0, err;
+
+	if (!attrs)
+		attrs = all;
+	for (; *attrs; attrs++) {
+		v = wq_snap_get(s, *attrs);
+		if (!v)
+			continue;
+		snprintf(val, sizeof(val), "%s", v);
+		val[strcspn(val, " ")] = '\0';
+		err = wq_set(wq, *attrs, val);
+		if (err && !ret)
+			ret = err;
+	}
+	return ret;
+}
+
+/* ------------------------------------------------------------------ */
+/* fresh pools                                                         */
+
+/* wq_fresh_pool() nice value: leave nice alone. */
+#define WQ_NICE_KEEP	INT_MIN
+
+/*
+ * Move @wq to a pool created now, so that its idle timer and workers start
+ * from the current settings (workqueue.debug_idle_timeout_ms, the pool's
+ * policy): a new private key where the series has one (private=0, then
+ * private=1: a key is never reused, so nobody else's pool), then nice
+ * @nice unless it is WQ_NICE_KEEP (an otherwise unused nice value is a
+ * new pool on a kernel without "private").  Returns 0, the error of the
+ * first write that failed, or -ENOENT when there is neither a private
+ * attribute nor a nice value to move @wq with.
+ */
+static inline int wq_fresh_pool(const char *wq, int nice)
+{
+	int ret;
+
+	if (wq_has(wq, "private")) {
+		ret = wq_set(wq, "private", "0");
+		if (!ret)
+			ret = wq_set(wq, "private", "1");
+		if (ret)
+			return ret;
+	} else if (nice == WQ_NICE_KEEP) {
+		return -ENOENT;
+	}
+	if (nice == WQ_NICE_KEEP)
+		return 0;
+	return wq_set_int(wq, "nice", nice);
 }
 
 /* ------------------------------------------------------------------ */
