@@ -11,6 +11,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 /*
  * iniparser keeps no line numbers and folds section and key names to lower
@@ -61,11 +65,18 @@ static void line_map_add(struct line_map *m, const char *sec, char *key,
 	m->n++;
 }
 
-static void line_map_build(struct line_map *m, const char *path)
+/*
+ * Map every "[section]" and "key =" line of text. Also the errors
+ * iniparser cannot report: a section that appears twice (iniparser merges
+ * [wq:x] and [wq:X] silently) and a file with no section at all.
+ */
+static void line_map_build(struct line_map *m, const char *text, size_t len,
+			   const char *path, struct strlist *errors)
 {
-	char buf[1024], *sec = strdup("");
-	FILE *f = fopen(path, "re");
-	int line = 0;
+	char *line = NULL, *sec = strdup("");
+	size_t cap = 0;
+	int nr = 0, sections = 0;
+	FILE *f = fmemopen((void *)text, len ? len : 1, "r");
 
 	if (!f || !sec) {
 		free(sec);
@@ -73,23 +84,41 @@ static void line_map_build(struct line_map *m, const char *path)
 			fclose(f);
 		return;
 	}
-	while (fgets(buf, sizeof(buf), f)) {
-		char *p = buf, *end;
+	while (len && getline(&line, &cap, f) > 0) {
+		char *p = line, *end;
 
-		line++;
+		nr++;
 		while (isspace((unsigned char)*p))
 			p++;
 		if (*p == '[' && (end = strrchr(p, ']'))) {
+			int first;
+
 			free(sec);
 			sec = trim_lower(p + 1, end - p - 1);
 			if (!sec)
 				break;
-			line_map_add(m, sec, NULL, line);
+			sections++;
+			first = 0;
+			for (size_t i = 0; i < m->n && !first; i++)
+				if (!m->v[i].key && !strcmp(m->v[i].section, sec))
+					first = m->v[i].line;
+			if (first)
+				strlist_add(
+					errors,
+					"%s:%d: [%s]: the section appears again (first on line %d; names are folded to lower case)",
+					path, nr, sec, first);
+			else
+				line_map_add(m, sec, NULL, nr);
 		} else if (*p && *p != ';' && *p != '#' &&
 			   (end = strchr(p, '='))) {
-			line_map_add(m, sec, trim_lower(p, end - p), line);
+			line_map_add(m, sec, trim_lower(p, end - p), nr);
 		}
 	}
+	if (!sections)
+		strlist_add(errors,
+			    "%s:1: the file has no section: nothing to apply",
+			    path);
+	free(line);
 	free(sec);
 	fclose(f);
 }
@@ -584,36 +613,160 @@ static void throttle_warning(struct loader *ld)
 	}
 }
 
+/* iniparser's line buffer: longer lines are an error it reports badly */
+#define LINE_MAX_BYTES 1022
+#define FILE_MAX_BYTES (1 << 20)
+
+/*
+ * Open path once and check it can be trusted: a regular file, owned by
+ * root (or by whoever runs this, for tests as a user), that neither group
+ * nor others can write. Its text in *text. 0, or an error added.
+ */
+static int read_trusted(const char *path, char **text, size_t *len,
+			struct strlist *errors)
+{
+	struct stat st;
+	ssize_t n;
+	int fd;
+
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
+	if (fd < 0) {
+		strlist_add(errors, "%s: cannot open: %s", path,
+			    strerror(errno));
+		return -1;
+	}
+	if (fstat(fd, &st)) {
+		strlist_add(errors, "%s: cannot stat: %s", path,
+			    strerror(errno));
+	} else if (!S_ISREG(st.st_mode)) {
+		strlist_add(errors, "%s: not a regular file; refusing it",
+			    path);
+	} else if (st.st_uid != 0 && st.st_uid != geteuid()) {
+		strlist_add(errors,
+			    "%s: owned by uid %u, not root; refusing it (chown root %s)",
+			    path, (unsigned int)st.st_uid, path);
+	} else if (st.st_mode & (S_IWGRP | S_IWOTH)) {
+		strlist_add(errors,
+			    "%s: group or others can write it (mode %04o); refusing it (chmod go-w %s)",
+			    path, (unsigned int)(st.st_mode & 07777), path);
+	} else if (st.st_size > FILE_MAX_BYTES) {
+		strlist_add(errors, "%s: larger than %d bytes; refusing it",
+			    path, FILE_MAX_BYTES);
+	} else {
+		*text = malloc(st.st_size + 1);
+		n = *text ? read(fd, *text, st.st_size) : -1;
+		if (n >= 0) {
+			*len = n;
+			(*text)[n] = '\0';
+			close(fd);
+			return 0;
+		}
+		strlist_add(errors, "%s: cannot read: %s", path,
+			    strerror(errno));
+		free(*text);
+		*text = NULL;
+	}
+	close(fd);
+	return -1;
+}
+
+/*
+ * Blank line nr (1-based) of text, keeping the line count; of a section
+ * line with something after its ']', only that something, so that the
+ * keys below stay in their section.
+ */
+static void blank_line(char *text, int nr)
+{
+	char *p = text, *end;
+
+	while (--nr > 0 && (p = strchr(p, '\n')))
+		p++;
+	if (!p)
+		return;
+	end = p + strcspn(p, "\n");
+	p += strspn(p, " \t");
+	if (*p == '[' && memchr(p, ']', end - p))
+		p = (char *)memchr(p, ']', end - p) + 1;
+	for (; p < end; p++)
+		*p = ' ';
+}
+
+/*
+ * Parse text with iniparser, through a memfd: the bytes checked are the
+ * bytes parsed. On syntax errors (each one reported) the bad lines are
+ * blanked and the rest parsed again, so that every other error of the
+ * file is reported too.
+ */
+static dictionary *parse_text(char *text, size_t len, struct strlist *errors,
+			      size_t before)
+{
+	char fdpath[64];
+	dictionary *d = NULL;
+	size_t i, nsyntax;
+	int fd, pass, line;
+
+	fd = memfd_create("wqrt.conf", MFD_CLOEXEC);
+	if (fd < 0)
+		return NULL;
+	snprintf(fdpath, sizeof(fdpath), "/proc/self/fd/%d", fd);
+	for (pass = 0; pass < 2 && !d; pass++) {
+		if (ftruncate(fd, 0) || pwrite(fd, text, len, 0) != (ssize_t)len)
+			break;
+		nsyntax = errors->n;
+		syntax_errors = pass ? NULL : errors;
+		iniparser_set_error_callback(syntax_cb);
+		d = iniparser_load(fdpath);
+		iniparser_set_error_callback(NULL);
+		syntax_errors = NULL;
+		if (d || errors->n == nsyntax)
+			break;
+		/* "PATH:LINE: ..." for each syntax error: blank those lines */
+		for (i = nsyntax; i < errors->n; i++)
+			if (sscanf(errors->v[i] + strlen(syntax_path), ":%d:",
+				   &line) == 1)
+				blank_line(text, line);
+	}
+	(void)before;
+	close(fd);
+	return d;
+}
+
 int config_load(const char *path, const char *root, struct config **out,
 		struct strlist *errors)
 {
 	struct loader ld = { .path = path, .root = root, .errors = errors };
-	size_t before = errors->n;
+	size_t before = errors->n, len = 0;
+	char *text = NULL, *p;
 	struct config *c;
-	FILE *f;
+	int nr;
 
 	*out = NULL;
-	f = fopen(path, "re");
-	if (!f) {
-		strlist_add(errors, "%s: cannot open: %s", path,
-			    strerror(errno));
-		return 1;
+	if (read_trusted(path, &text, &len, errors))
+		return errors->n - before;
+	/* lines iniparser cannot hold: each is an error, then ignored */
+	for (p = text, nr = 1; *p; nr++) {
+		size_t l = strcspn(p, "\n");
+
+		if (l > LINE_MAX_BYTES) {
+			strlist_add(errors, "%s:%d: line longer than %d bytes",
+				    path, nr, LINE_MAX_BYTES);
+			memset(p, ' ', l);
+			p[0] = ';';
+		}
+		p += l + (p[l] == '\n');
 	}
-	fclose(f);
-	syntax_errors = errors;
 	syntax_path = path;
-	iniparser_set_error_callback(syntax_cb);
-	ld.d = iniparser_load(path);
-	iniparser_set_error_callback(NULL);
-	syntax_errors = NULL;
+	ld.d = parse_text(text, len, errors, before);
 	if (!ld.d) {
 		if (errors->n == before)
 			strlist_add(errors, "%s: cannot be parsed", path);
+		free(text);
 		return errors->n - before;
 	}
 	c = calloc(1, sizeof(*c));
 	if (!c) {
 		iniparser_freedict(ld.d);
+		free(text);
 		strlist_add(errors, "%s: out of memory", path);
 		return 1;
 	}
@@ -622,7 +775,8 @@ int config_load(const char *path, const char *root, struct config **out,
 	c->restore_on_exit = true;
 	c->rescan_interval = 30;
 	ld.c = c;
-	line_map_build(&ld.lines, path);
+	line_map_build(&ld.lines, text, len, path, errors);
+	free(text);
 	load_all(&ld);
 	if (errors->n == before)
 		throttle_warning(&ld);

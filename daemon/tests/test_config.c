@@ -7,6 +7,8 @@
 #include <cmocka.h>
 
 #include <stdio.h>
+#include <sys/stat.h>
+#include <unistd.h>
 #include <string.h>
 
 #include "config.h"
@@ -404,6 +406,67 @@ static void test_example_config_is_valid(void **state)
 	config_free(c);
 }
 
+/* Issue 16.4: only a file no one but root can write is trusted */
+static void test_untrusted_file(void **state)
+{
+	struct config *c = NULL;
+
+	(void)state;
+	strlist_free(&errs);
+	snprintf(path, sizeof(path), "%s", ft_conf(&ft, "[global]\n"));
+	assert_int_equal(chmod(path, 0664), 0);
+	assert_int_equal(config_load(path, ft.root, &c, &errs), 1);
+	assert_null(c);
+	assert_non_null(strstr(errs.v[0], "group or others can write it"));
+	assert_int_equal(chmod(path, 0644), 0);
+	assert_int_equal(chown(path, 65534, 0), 0);
+	strlist_free(&errs);
+	assert_int_equal(config_load(path, ft.root, &c, &errs), 1);
+	assert_non_null(strstr(errs.v[0], "owned by uid 65534, not root"));
+	assert_int_equal(chown(path, geteuid(), 0), 0);
+	strlist_free(&errs);
+	assert_int_equal(config_load(ft.root, ft.root, &c, &errs), 1);
+	assert_non_null(strstr(errs.v[0], "not a regular file"));
+}
+
+/* Issue 16.18: iniparser would merge [wq:x] and [wq:X] */
+static void test_error_duplicate_section(void **state)
+{
+	(void)state;
+	expect_error("[wq:x]\nnice = 1\n[wq:X]\nnice = 2\n",
+		     "3: [wq:x]: the section appears again (first on line 1; names are folded to lower case)");
+}
+
+/* Issue 16.18 */
+static void test_error_empty(void **state)
+{
+	(void)state;
+	expect_error("", "1: the file has no section: nothing to apply");
+	expect_error("; comments only\n\n",
+		     "1: the file has no section: nothing to apply");
+}
+
+/* Issue 16.18 */
+static void test_error_long_line(void **state)
+{
+	char text[2000];
+
+	(void)state;
+	snprintf(text, sizeof(text), "[wq:x]\n; %01200d\nnice = 1\n", 0);
+	expect_error(text, "2: line longer than 1022 bytes");
+}
+
+/* Issue 16.18: every syntax error, and the other errors too */
+static void test_every_syntax_error(void **state)
+{
+	(void)state;
+	assert_null(load("[wq:a]\nfoo\nnice = 1\nbar\n[wq:b]\nrtpri = 3\n"));
+	assert_int_equal(errs.n, 3);
+	assert_non_null(strstr(errs.v[0], ":2: foo: syntax error"));
+	assert_non_null(strstr(errs.v[1], ":4: bar: syntax error"));
+	assert_non_null(strstr(errs.v[2], ":6: [wq:b] rtpri = 3: unknown key"));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -428,6 +491,11 @@ int main(void)
 		cmocka_unit_test(test_high_priority),
 		cmocka_unit_test(test_rt_throttling_warning),
 		cmocka_unit_test(test_example_config_is_valid),
+		cmocka_unit_test(test_untrusted_file),
+		cmocka_unit_test(test_error_duplicate_section),
+		cmocka_unit_test(test_error_empty),
+		cmocka_unit_test(test_error_long_line),
+		cmocka_unit_test(test_every_syntax_error),
 	};
 
 	return cmocka_run_group_tests_name("config", tests, setup, teardown);
