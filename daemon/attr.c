@@ -2,6 +2,7 @@
 #include "attr.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <sched.h>
 #include <stdio.h>
 #include <string.h>
@@ -96,7 +97,13 @@ static int parse_value(enum wq_attr a, const char *text, struct settings *s,
 
 	switch (attrs[a].kind) {
 	case K_INT:
-		i = parse_long(text, attrs[a].min, attrs[a].max, &v);
+		/*
+		 * The config's ranges are wqrtd's choice; what sysfs shows
+		 * is the kernel's (6.12's max_active is at most 512, newer
+		 * kernels default to 1024): any number is read as it is.
+		 */
+		i = sysfs ? parse_long(text, LONG_MIN, LONG_MAX, &v) :
+			    parse_long(text, attrs[a].min, attrs[a].max, &v);
 		if (i) {
 			*why = i == -ERANGE ? attrs[a].range : "not a number";
 			return -EINVAL;

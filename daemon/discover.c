@@ -80,7 +80,9 @@ void kworker_classify(const char *comm, struct kw_class *c)
 		return;
 	}
 	len = p - comm;
-	c->base[len] = '\0';
+	/* leading zeros can make a number longer than base holds */
+	if (len < sizeof(c->base))
+		c->base[len] = '\0';
 }
 
 bool kworker_rescues(const struct kw_class *c, const char *wq)
@@ -208,16 +210,34 @@ int for_each_workqueue(const char *root, wq_visit_fn cb, void *arg)
 	dir = opendir(path);
 	if (!dir)
 		return -errno;
-	while (!err && (de = readdir(dir))) {
+	/*
+	 * A workqueue is a directory (not a link: "power" and the like
+	 * live here too) with a max_active attribute, which every workqueue
+	 * in sysfs has.
+	 */
+	for (;;) {
 		char sub[WQRT_PATH_MAX];
 		struct stat st;
 
+		errno = 0;
+		de = readdir(dir);
+		if (!de) {
+			/* a listing cut short is an error, not an end */
+			if (errno)
+				err = -errno;
+			break;
+		}
 		if (de->d_name[0] == '.' ||
 		    snprintf(sub, sizeof(sub), "%s/%s", path, de->d_name) >=
 			    (int)sizeof(sub) ||
-		    stat(sub, &st) || !S_ISDIR(st.st_mode))
+		    lstat(sub, &st) || !S_ISDIR(st.st_mode) ||
+		    snprintf(sub, sizeof(sub), "%s/%s/max_active", path,
+			     de->d_name) >= (int)sizeof(sub) ||
+		    lstat(sub, &st) || !S_ISREG(st.st_mode))
 			continue;
 		err = cb(de->d_name, arg);
+		if (err)
+			break;
 	}
 	closedir(dir);
 	return err;

@@ -7,6 +7,7 @@
 #include <cmocka.h>
 
 #include <errno.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "discover.h"
@@ -149,10 +150,27 @@ static void test_mode_detection(void **state)
 	ft_cleanup(&ft);
 }
 
+/* Issue 16.16: a name longer than the buffer (leading zeros) */
+static void test_classify_long_comm(void **state)
+{
+	char comm[200];
+	struct kw_class c;
+
+	(void)state;
+	snprintf(comm, sizeof(comm), "kworker/u%0150d:1", 5);
+	kworker_classify(comm, &c);
+	assert_true(strlen(c.base) < sizeof(c.base));
+	assert_int_equal(strncmp(c.base, comm, strlen(c.base)), 0);
+	snprintf(comm, sizeof(comm), "kworker/%0150d:1H+x", 3);
+	kworker_classify(comm, &c);
+	assert_true(strlen(c.base) < sizeof(c.base));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_classify_unbound),
+		cmocka_unit_test(test_classify_long_comm),
 		cmocka_unit_test(test_classify_percpu),
 		cmocka_unit_test(test_classify_rescuer),
 		cmocka_unit_test(test_classify_other),
