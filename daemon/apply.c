@@ -7,6 +7,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 bool apply_err_transient(int err)
 {
@@ -57,10 +58,18 @@ static int write_attr(const struct apply_ctx *ax, const char *wq,
 	return ax->ops->write_attr(ax->ops->ctx, path, val);
 }
 
-static void put_back(const struct apply_ctx *ax, const char *wq,
-		     unsigned int done, const struct wq_state *before)
+static void persist(const struct apply_ctx *ax)
+{
+	if (ax->persist)
+		ax->persist(ax->arg);
+}
+
+/* Put back what was written; returns the attributes that could not be */
+static unsigned int put_back(const struct apply_ctx *ax, const char *wq,
+			     unsigned int done, const struct wq_state *before)
 {
 	struct log_ctx lc = { .wq = wq };
+	unsigned int stuck = 0;
 	int a, err;
 
 	for (a = 0; a < WA_NR; a++) {
@@ -72,8 +81,10 @@ static void put_back(const struct apply_ctx *ax, const char *wq,
 			lc.err = -err;
 			log_full(LOG_ERR, &lc, "%s: could not put %s back: %s",
 				 wq, attr_name(a), strerror(-err));
+			stuck |= WA_BIT(a);
 		}
 	}
+	return stuck;
 }
 
 static void warn_missing(struct wq_track *t, const struct wq_plan *p)
@@ -91,6 +102,14 @@ static void warn_missing(struct wq_track *t, const struct wq_plan *p)
 			 t->name, attr_name(a));
 	}
 	t->warned |= missing;
+	missing = p->unsupported & ~t->warned;
+	if (missing) {
+		lc.attr = "policy";
+		log_full(LOG_WARNING, &lc,
+			 "%s: policy and rtprio are not supported by this kernel (this workqueue lacks a policy attribute): only its rescuer gets them; name its kworkers in a [kworker:] section",
+			 t->name);
+	}
+	t->warned |= p->unsupported;
 }
 
 /* Read back what was written; 0, or -EIO (logged) when it did not stick */
@@ -124,11 +143,21 @@ int wq_apply(const struct apply_ctx *ax, struct wq_track *t,
 	     const struct wq_plan *p)
 {
 	struct log_ctx lc = { .wq = t->name };
-	unsigned int done = 0;
+	unsigned int done = 0, added = 0, stuck;
 	char want[300];
 	int a, err = 0;
 
 	warn_missing(t, p);
+	/* the originals go to disk before the first write they guard */
+	for (a = 0; a < WA_NR; a++) {
+		if (!(p->todo & WA_BIT(a)) || (t->orig.set & WA_BIT(a)) ||
+		    (p->restore & WA_BIT(a)))
+			continue;
+		settings_copy_attr(&t->orig, &p->st.cur, a);
+		added |= WA_BIT(a);
+	}
+	if (added)
+		persist(ax);
 	for (a = 0; a < WA_NR && !err; a++) {
 		if (!(p->todo & WA_BIT(a)))
 			continue;
@@ -149,22 +178,28 @@ int wq_apply(const struct apply_ctx *ax, struct wq_track *t,
 	if (!err && done)
 		err = read_back(ax, t, p, done);
 	if (err) {
-		put_back(ax, t->name, done, &p->st);
+		/* what is back, or was never written, needs no restoring;
+		 * what could not be put back keeps its original */
+		stuck = put_back(ax, t->name, done, &p->st);
+		t->orig.set &= ~(added & ~stuck);
+		if (added & ~stuck)
+			persist(ax);
 		t->failed = true;
 		return err;
 	}
 	for (a = 0; a < WA_NR; a++) {
 		if (!(done & WA_BIT(a)))
 			continue;
-		if (!(t->orig.set & WA_BIT(a)) && !(p->restore & WA_BIT(a)))
-			settings_copy_attr(&t->orig, &p->st.cur, a);
 		attr_format_human(a, &p->target, want, sizeof(want));
 		lc.attr = attr_name(a);
 		log_full(LOG_INFO, &lc, "%s: %s = %s", t->name, attr_name(a),
 			 want);
 	}
-	/* what is back at its original value needs no restoring */
-	t->orig.set &= ~p->restore;
+	/* what is back at its original value (read back) needs no restoring */
+	if (t->orig.set & p->restore) {
+		t->orig.set &= ~p->restore;
+		persist(ax);
+	}
 	t->failed = false;
 	t->err = 0;
 	return 0;
@@ -186,26 +221,82 @@ int wq_restore(const struct apply_ctx *ax, struct wq_track *t)
 	return err;
 }
 
+/* Is the task at k->pid the kernel thread k was made for? */
+static bool kw_same(const struct apply_ctx *ax, const struct kw_track *k,
+		    struct task_info *t)
+{
+	return !task_read(ax->root, k->pid, t) && t->start == k->start &&
+	       (t->flags & PF_KTHREAD) && t->ppid == KTHREADD_PID;
+}
+
 /* Same task as when we first saw it? */
 static int kw_check(const struct apply_ctx *ax, const struct kw_track *k)
 {
 	struct task_info t;
 
-	if (task_read(ax->root, k->pid, &t) || t.start != k->start)
-		return -ESRCH;
-	return 0;
+	return kw_same(ax, k, &t) ? 0 : -ESRCH;
 }
 
+/*
+ * The pid changed hands while it was being set: whoever has it now may
+ * have got a real-time policy meant for a kworker. Put it back to
+ * SCHED_OTHER.
+ */
+static void kw_disown(const struct apply_ctx *ax, const struct kw_track *k,
+		      const struct sched_val *target)
+{
+	struct log_ctx lc = { .pid = k->pid, .attr = "policy" };
+	const struct sched_val other = { SCHED_OTHER, 0, 0 };
+	struct task_info t;
+	int err;
+
+	if (task_read(ax->root, k->pid, &t))
+		return; /* no one has it: nothing was given away */
+	err = ax->ops->sched_set(ax->ops->ctx, k->pid, &other);
+	lc.err = err < 0 ? -err : 0;
+	log_full(LOG_CRIT, &lc,
+		 "pid %d changed hands while %s (pid %d) was being set to %s %d: its new owner (%s) was put back to SCHED_OTHER%s%s",
+		 (int)k->pid, k->comm, (int)k->pid,
+		 sched_policy_name(target->policy), target->rtprio, t.comm,
+		 err ? ": failed: " : "", err ? strerror(-err) : "");
+}
+
+/*
+ * Set k to target as rtkit does: hold a pidfd, check start time and
+ * PF_KTHREAD, set, then confirm that the same task is still there (the
+ * pidfd has not seen it exit, the start time is the same). wqrtd runs
+ * SCHED_OTHER and can be preempted between the check and the set for
+ * long enough that the pid goes to someone else.
+ */
 static int kw_set(const struct apply_ctx *ax, struct kw_track *k,
 		  const struct sched_val *target)
 {
+	const struct sys_ops *o = ax->ops;
 	struct log_ctx lc = { .pid = k->pid, .attr = "policy" };
 	struct sched_val now;
-	int err;
+	struct task_info t;
+	int fd = -1, err;
+	bool gone;
 
-	err = ax->ops->sched_set(ax->ops->ctx, k->pid, target);
+	if (o->pidfd_open) {
+		fd = o->pidfd_open(o->ctx, k->pid);
+		if (fd == -ESRCH)
+			return -ESRCH;
+	}
+	if (!kw_same(ax, k, &t)) {
+		err = -ESRCH;
+		goto out;
+	}
+	err = o->sched_set(o->ctx, k->pid, target);
+	gone = fd >= 0 && o->pidfd_exited(o->ctx, fd) != 0;
+	if (gone || !kw_same(ax, k, &t)) {
+		if (!err)
+			kw_disown(ax, k, target);
+		err = -ESRCH;
+		goto out;
+	}
 	if (!err)
-		err = ax->ops->sched_get(ax->ops->ctx, k->pid, &now);
+		err = o->sched_get(o->ctx, k->pid, &now);
 	if (!err && !sched_val_equal(&now, target))
 		err = -EIO;
 	if (err && err != -ESRCH) {
@@ -215,6 +306,9 @@ static int kw_set(const struct apply_ctx *ax, struct kw_track *k,
 			    sched_policy_name(target->policy), target->rtprio,
 			    strerror(-err));
 	}
+out:
+	if (fd >= 0)
+		close(fd);
 	return err;
 }
 
@@ -222,19 +316,30 @@ int kw_apply(const struct apply_ctx *ax, struct kw_track *k,
 	     const struct kw_plan *p)
 {
 	struct log_ctx lc = { .pid = k->pid, .attr = "policy" };
+	bool recorded = false;
 	int err;
 
 	err = kw_check(ax, k);
 	if (err || !p->drift)
 		return err;
-	err = kw_set(ax, k, &p->target);
-	if (err)
-		return err;
-	k->err = 0;
+	/* the original goes to disk before the change it guards */
 	if (!k->changed && !k->keep) {
 		k->orig = p->cur;
 		k->changed = true;
+		recorded = true;
+		persist(ax);
 	}
+	err = kw_set(ax, k, &p->target);
+	if (err) {
+		/* not changed (or gone): nothing to put back; a change that
+		 * did not read back (-EIO) keeps its original */
+		if (recorded && err != -EIO) {
+			k->changed = false;
+			persist(ax);
+		}
+		return err;
+	}
+	k->err = 0;
 	log_full(LOG_INFO, &lc, "%s (pid %d): %s %d -> %s %d", k->comm,
 		 (int)k->pid, sched_policy_name(p->cur.policy), p->cur.rtprio,
 		 sched_policy_name(p->target.policy), p->target.rtprio);
@@ -247,9 +352,13 @@ int kw_restore(const struct apply_ctx *ax, struct kw_track *k)
 
 	if (!k->changed)
 		return 0;
+	err = kw_check(ax, k);
+	/* gone, or the pid now belongs to someone else: nothing to do */
+	if (!err)
+		err = kw_set(ax, k, &k->orig);
+	if (err && err != -ESRCH)
+		return err; /* kept: a later stop tries again */
 	k->changed = false;
-	if (kw_check(ax, k))
-		return 0; /* gone, or the pid now belongs to someone else */
-	err = kw_set(ax, k, &k->orig);
-	return err == -ESRCH ? 0 : err;
+	persist(ax);
+	return 0;
 }

@@ -1,11 +1,20 @@
 // SPDX-License-Identifier: GPL-2.0-only
 #include "daemon.h"
 #include "log.h"
+#include "common.h"
 
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+/* apply.c's persist(): the originals of every tracker, now */
+static void persist(void *arg)
+{
+	struct daemon *d = arg;
+
+	state_save(&d->state, d->wqs, d->nwqs, d->kws, d->nkws);
+}
 
 void daemon_init(struct daemon *d, const char *root, const struct sys_ops *ops,
 		 struct config *cfg)
@@ -14,6 +23,8 @@ void daemon_init(struct daemon *d, const char *root, const struct sys_ops *ops,
 	d->root = root;
 	d->ax.root = root;
 	d->ax.ops = ops;
+	d->ax.persist = persist;
+	d->ax.arg = d;
 	d->cfg = cfg;
 	d->sysfs_mode = sysfs_series_present(root);
 }
@@ -23,6 +34,7 @@ void daemon_free(struct daemon *d)
 	free(d->wqs);
 	free(d->kws);
 	free(d->shared);
+	free(d->warned);
 	state_free(&d->state);
 	config_free(d->cfg);
 	memset(d, 0, sizeof(*d));
@@ -153,7 +165,6 @@ static void apply_wq(struct daemon *d, const char *name)
 	if (!err)
 		err = wq_apply(&d->ax, t, &p);
 	count(d, err);
-	state_save(&d->state, d->wqs, d->nwqs);
 	wq_settle(d, t, r);
 }
 
@@ -166,11 +177,20 @@ static void plan_one_wq(struct daemon *d, const char *name,
 
 	if (!t)
 		return;
-	if (!plan_wq(&d->ax, t, r, &p)) {
+	if (plan_wq(&d->ax, t, r, &p))
+		p.todo = 0;
+	else {
 		t->failed = p.blocked; /* as the apply would leave it */
 		plan_set_add_wq(ps, &p);
 	}
 	wq_settle(d, t, r);
+	/*
+	 * Writing the pools' attributes gives the workqueue new pools, whose
+	 * workers the kernel creates with them: the workers of the pools it
+	 * uses now (shared ones, before its first policy) are not its own.
+	 */
+	if (wq_find(d, name) == t && (p.todo & ~WA_BIT(WA_MAX_ACTIVE)))
+		t->npools = 0;
 }
 
 static struct kw_track *kw_find(struct daemon *d, pid_t pid)
@@ -194,7 +214,31 @@ static struct kw_track *kw_add(struct daemon *d, const struct task_info *ti)
 	memset(v, 0, sizeof(*v));
 	v->pid = ti->pid;
 	v->start = ti->start;
+	snprintf(v->comm, sizeof(v->comm), "%s", ti->comm);
+	/* a previous instance changed it: its original is the real one */
+	v->changed = state_take_kw(&d->state, ti->pid, ti->start, &v->orig);
 	return v;
+}
+
+/* Say once per kworker that its rescuer name is ambiguous */
+static void warn_ambiguous(struct daemon *d, const struct task_info *ti,
+			   const struct kw_plan *p)
+{
+	struct log_ctx lc = { .pid = ti->pid };
+	size_t i;
+	pid_t *v;
+
+	for (i = 0; i < d->nwarned; i++)
+		if (d->warned[i] == ti->pid)
+			return;
+	v = realloc(d->warned, (d->nwarned + 1) * sizeof(*v));
+	if (v) {
+		d->warned = v;
+		v[d->nwarned++] = ti->pid;
+	}
+	log_full(LOG_WARNING, &lc,
+		 "%s (pid %d): ambiguous: the name is cut to 15 bytes and could be the rescuer of %s; left alone",
+		 ti->comm, (int)ti->pid, p->ambiguous);
 }
 
 static void kw_drop(struct daemon *d, struct kw_track *k)
@@ -222,13 +266,20 @@ static void apply_kw(struct daemon *d, const struct task_info *ti)
 		kw_drop(d, k);
 		k = NULL;
 	}
+	/* changed by a previous instance: track it to put it back */
+	if (!k && state_has_kw(&d->state, ti->pid))
+		k = kw_add(d, ti);
 	err = plan_one_kw(d, ti, &p);
+	if (p.ambiguous[0])
+		warn_ambiguous(d, ti, &p);
 	if (!err || err == -ESRCH) {
 		/* no rule covers it (any more), or it is gone */
 		if (k && !err)
-			kw_restore(&d->ax, k);
-		if (k)
+			count(d, kw_restore(&d->ax, k));
+		if (k && !k->changed)
 			kw_drop(d, k);
+		if (k && !err)
+			persist(d);
 		return;
 	}
 	if (!k && err > 0)
@@ -293,8 +344,13 @@ static void scan_wqs(struct daemon *d, wq_visit_fn cb, void *arg)
 	for (i = 0; i < d->nwqs; i++)
 		d->wqs[i].seen = false;
 	err = for_each_workqueue(d->root, cb, arg);
-	if (err)
-		log_warn("cannot list workqueues: %s", strerror(-err));
+	if (err) {
+		/* a workqueue missing from a failed listing is not gone */
+		log_err("cannot list workqueues under %s" WQ_SYSFS_DIR ": %s",
+			strcmp(d->root, "/") ? d->root : "", strerror(-err));
+		d->failures++;
+		return;
+	}
 	for (i = 0; i < d->nwqs;) {
 		if (d->wqs[i].seen) {
 			i++;
@@ -308,24 +364,42 @@ static void scan_wqs(struct daemon *d, wq_visit_fn cb, void *arg)
 static void scan_kworkers(struct daemon *d)
 {
 	size_t i;
+	int err;
 
 	for (i = 0; i < d->nkws; i++)
 		d->kws[i].seen = false;
-	for_each_kworker(d->root, apply_kw_cb, d);
+	err = for_each_kworker(d->root, apply_kw_cb, d);
+	if (err) {
+		log_err("cannot list tasks: %s", strerror(-err));
+		d->failures++;
+		return;
+	}
 	for (i = 0; i < d->nkws;) {
 		if (d->kws[i].seen) {
 			i++;
 			continue;
 		}
 		/* gone, or no longer covered by any rule */
-		kw_restore(&d->ax, &d->kws[i]);
+		count(d, kw_restore(&d->ax, &d->kws[i]));
+		if (d->kws[i].changed) {
+			i++;
+			continue;
+		}
 		kw_drop(d, &d->kws[i]);
+		persist(d);
 	}
 }
 
 int daemon_scan(struct daemon *d)
 {
 	scan_wqs(d, apply_wq_cb, d);
+	scan_kworkers(d);
+	return d->failures;
+}
+
+int daemon_scan_kworkers(struct daemon *d)
+{
+	d->failures = 0;
 	scan_kworkers(d);
 	return d->failures;
 }
@@ -356,8 +430,6 @@ int daemon_wq_added(struct daemon *d, const char *name)
 	log_info("new workqueue %s matches [%s]", name, r->section);
 	d->failures = 0;
 	apply_wq(d, name);
-	/* its rescuer was forked before the workqueue showed up in sysfs */
-	scan_kworkers(d);
 	return d->failures;
 }
 
@@ -370,6 +442,21 @@ int daemon_task_new(struct daemon *d, pid_t pid)
 	d->failures = 0;
 	apply_kw(d, &ti);
 	return d->failures;
+}
+
+void daemon_task_exit(struct daemon *d, pid_t pid)
+{
+	struct kw_track *k = kw_find(d, pid);
+	size_t i;
+
+	for (i = 0; i < d->nwarned; i++)
+		if (d->warned[i] == pid)
+			d->warned[i] = d->warned[--d->nwarned];
+	if (!k)
+		return;
+	/* nothing to put back on a task that is gone */
+	kw_drop(d, k);
+	persist(d);
 }
 
 bool daemon_task_unsettled(struct daemon *d, pid_t pid)
@@ -398,21 +485,54 @@ int daemon_reload(struct daemon *d, const char *path)
 	return 0;
 }
 
+/*
+ * The kworkers a previous instance changed that no scan has met (the
+ * daemon stops before its first one, or no rule covers them now): put
+ * back those whose pid still names the same kernel thread.
+ */
+static void take_saved_kworkers(struct daemon *d)
+{
+	struct task_info ti;
+	size_t i;
+
+	i = 0;
+	while (i < d->state.nk) {
+		pid_t pid = d->state.kv[i].pid;
+
+		if (task_read(d->root, pid, &ti) || !task_is_kworker(&ti) ||
+		    ti.start != d->state.kv[i].start || kw_find(d, pid)) {
+			i++;
+			continue;
+		}
+		/* kw_add() takes it out of the list */
+		if (!kw_add(d, &ti))
+			break;
+	}
+}
+
 int daemon_restore(struct daemon *d)
 {
 	int fails = 0;
-	size_t i;
+	size_t i, keep;
 
-	for (i = 0; i < d->nwqs; i++)
+	take_saved_kworkers(d);
+	for (i = 0, keep = 0; i < d->nwqs; i++) {
 		if (wq_restore(&d->ax, &d->wqs[i]))
 			fails++;
-	for (i = 0; i < d->nkws; i++)
+		/* what could not be put back stays, for a next instance */
+		if (d->wqs[i].orig.set)
+			d->wqs[keep++] = d->wqs[i];
+	}
+	d->nwqs = keep;
+	for (i = 0, keep = 0; i < d->nkws; i++) {
 		if (kw_restore(&d->ax, &d->kws[i]))
 			fails++;
-	d->nwqs = 0;
-	d->nkws = 0;
-	/* everything is back: nothing for a next instance to take over */
+		if (d->kws[i].changed)
+			d->kws[keep++] = d->kws[i];
+	}
+	d->nkws = keep;
+	/* what is left of a previous instance is gone with its tasks */
 	state_forget(&d->state);
-	state_save(&d->state, d->wqs, 0);
+	persist(d);
 	return fails;
 }

@@ -39,6 +39,8 @@ struct daemon {
 	int *shared; /* S: pools of workqueues without a policy rule */
 	size_t nshared;
 	unsigned int failures; /* S: permanent failures of the last pass */
+	pid_t *warned; /* S: kworkers told about (ambiguous rescuer name) */
+	size_t nwarned;
 	struct state state; /* P, state.c: originals, and where they go */
 };
 
@@ -64,8 +66,16 @@ int daemon_scan(struct daemon *d);
 int daemon_plan(struct daemon *d, struct plan_set *ps);
 /* daemon_plan(), printed */
 void daemon_report(struct daemon *d, struct report *r);
+/*
+ * A workqueue appeared (uevent): apply its rule. Its rescuer was forked
+ * before it showed up in sysfs: call daemon_scan_kworkers() after a
+ * burst of them, once.
+ */
 int daemon_wq_added(struct daemon *d, const char *name);
+int daemon_scan_kworkers(struct daemon *d);
 int daemon_task_new(struct daemon *d, pid_t pid);
+/* A child of kthreadd exited: forget it (its pid may come back). */
+void daemon_task_exit(struct daemon *d, pid_t pid);
 /*
  * A child of kthreadd that is not ready to be judged yet: it has no name
  * ("kthreadd": older kernels name it after the fork, without a proc

@@ -144,6 +144,7 @@ void log_full(int prio, const struct log_ctx *c, const char *fmt, ...)
 		to_journal(prio, c, msg);
 	else
 		fprintf(stderr, "%s: %s%s\n", program_invocation_short_name,
+			prio <= LOG_CRIT    ? "critical: " :
 			prio <= LOG_ERR	    ? "error: " :
 			prio == LOG_WARNING ? "warning: " :
 					      "",

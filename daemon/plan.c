@@ -153,6 +153,11 @@ int plan_wq(const struct apply_ctx *ax, const struct wq_track *t,
 		sysfs &= ~(WA_BIT(WA_POLICY) | WA_BIT(WA_RTPRIO));
 	wq_target(t, sysfs, &p->st, &p->target);
 	p->restore = restoring(t, sysfs);
+	/* an rtprio that follows a policy going back goes back with it */
+	if ((p->restore & WA_BIT(WA_POLICY)) &&
+	    !(t->want.set & WA_BIT(WA_RTPRIO)) &&
+	    (p->target.set & WA_BIT(WA_RTPRIO)))
+		p->restore |= WA_BIT(WA_RTPRIO);
 	p->missing = p->target.set & ~p->st.present;
 	p->todo = wq_differing(&p->target, &p->st);
 	/* a policy write moves rtprio: always follow it with rtprio */
@@ -162,11 +167,31 @@ int plan_wq(const struct apply_ctx *ax, const struct wq_track *t,
 		p->todo |= WA_BIT(WA_RTPRIO);
 	p->blocked = p->todo & ~p->st.writable;
 	p->nitems = plan_attrs(&p->target, &p->st, p->items);
+	/*
+	 * A kernel without the series: the rule's policy and rtprio reach
+	 * the rescuer only, never the pool workers that run the work. Say
+	 * so in the plan, as drift, rather than show nothing.
+	 */
+	if (!(sysfs & WA_BIT(WA_POLICY)))
+		p->unsupported = t->want.set &
+				 (WA_BIT(WA_POLICY) | WA_BIT(WA_RTPRIO));
+	for (i = WA_POLICY; i <= WA_RTPRIO; i++) {
+		struct plan_item *it = &p->items[p->nitems];
+
+		if (!(p->unsupported & WA_BIT(i)))
+			continue;
+		memset(it, 0, sizeof(*it));
+		it->attr = i;
+		it->status = PLAN_UNSUPPORTED;
+		attr_format_human(i, &t->want, it->want, sizeof(it->want));
+		p->nitems++;
+	}
 	for (i = 0; i < p->nitems; i++) {
 		struct plan_item *it = &p->items[i];
 
 		it->restore = p->restore & WA_BIT(it->attr);
-		if (it->status == PLAN_CHANGE || it->status == PLAN_READONLY)
+		if (it->status == PLAN_CHANGE || it->status == PLAN_READONLY ||
+		    it->status == PLAN_UNSUPPORTED)
 			p->drift = true;
 	}
 	return 0;
@@ -225,18 +250,51 @@ static bool pool_in(int pool, const int *pools, size_t n)
 }
 
 /*
- * Which settings does this kworker get, and for whom? [kworker:] sections
- * first; then the rescuer of a profiled workqueue; then the workers of a
- * profiled workqueue's unbound pools (pool_ids, sysfs mode), unless a
- * workqueue without a policy rule shares the pool: those workers run its
- * work too, and the kernel gives the profiled one pools of its own once
- * its policy is written. A [wq:] rule reaches kworkers only when it sets
- * a policy: a nice-only rule is the workqueue's nice attribute alone.
+ * The profiled workqueue whose rescuer c is: the longest name wins
+ * ("kworker/R-nvme-wq" is nvme-wq's, not nvme's). A name cut to 15 bytes
+ * ("kworker/R-nvme-") that two profiled workqueues could own (nvme-wq,
+ * nvme-reset-wq) is nobody's: p->ambiguous names them.
+ */
+static const struct wq_track *rescuer_of(const struct kw_scope *sc,
+					 const struct kw_class *c,
+					 struct kw_plan *p)
+{
+	const struct wq_track *best = NULL, *t;
+	size_t i, n = 0, len = 0;
+
+	for (i = 0; i < sc->nwqs; i++) {
+		t = &sc->wqs[i];
+		if (t->failed || !(t->want.set & WA_BIT(WA_POLICY)) ||
+		    !kworker_rescues(c, t->name))
+			continue;
+		n++;
+		if (len < sizeof(p->ambiguous))
+			len += snprintf(p->ambiguous + len,
+					sizeof(p->ambiguous) - len, "%s%s",
+					len ? ", " : "", t->name);
+		if (!best || strlen(t->name) > strlen(best->name))
+			best = t;
+	}
+	if (n > 1 && c->truncated)
+		return NULL;
+	p->ambiguous[0] = '\0';
+	return best;
+}
+
+/*
+ * Which settings does this kworker get, and for whom? A kworker that
+ * belongs to a profiled workqueue follows it: its rescuer, then the
+ * workers of its unbound pools (pool_ids, sysfs mode), unless a workqueue
+ * without a policy rule shares the pool: those workers run its work too,
+ * and the kernel gives the profiled one pools of its own once its policy
+ * is written. [kworker:] sections apply to the rest. A [wq:] rule
+ * reaches kworkers only when it sets a policy: a nice-only rule is the
+ * workqueue's nice attribute alone.
  */
 static bool kw_owner(const struct kw_scope *sc, const struct task_info *ti,
 		     struct kw_plan *p, struct settings *want)
 {
-	const struct wq_track *best = NULL, *t;
+	const struct wq_track *best, *t;
 	const struct rule *r;
 	struct kw_class c;
 	size_t i;
@@ -244,29 +302,18 @@ static bool kw_owner(const struct kw_scope *sc, const struct task_info *ti,
 	kworker_classify(ti->comm, &c);
 	if (c.kind == KW_NONE || c.kind == KW_DYING)
 		return false;
-	r = config_match_kworker(sc->cfg, c.base);
-	if (r) {
-		want_sched(want, &r->s);
-		snprintf(p->owner, sizeof(p->owner), "[%s]", r->section);
-		return want->set != 0;
-	}
-	/* the longest name wins: "kworker/R-nvme-wq" is nvme-wq's, not nvme's */
-	for (i = 0; i < sc->nwqs; i++) {
-		t = &sc->wqs[i];
-		if (!t->failed && (t->want.set & WA_BIT(WA_POLICY)) &&
-		    kworker_rescues(&c, t->name) &&
-		    (!best || strlen(t->name) > strlen(best->name)))
-			best = t;
-	}
+	best = rescuer_of(sc, &c, p);
 	if (best) {
 		want_sched(want, &best->want);
 		snprintf(p->owner, sizeof(p->owner), "rescuer of %s",
 			 best->name);
 		return true;
 	}
-	if (c.kind != KW_UNBOUND || pool_in(c.pool, sc->shared, sc->nshared))
+	if (p->ambiguous[0])
 		return false;
-	for (i = 0; i < sc->nwqs; i++) {
+	for (i = 0; c.kind == KW_UNBOUND &&
+		    !pool_in(c.pool, sc->shared, sc->nshared) && i < sc->nwqs;
+	     i++) {
 		t = &sc->wqs[i];
 		if (t->failed || !(t->want.set & WA_BIT(WA_POLICY)) ||
 		    !pool_in(c.pool, t->pools, t->npools))
@@ -276,6 +323,12 @@ static bool kw_owner(const struct kw_scope *sc, const struct task_info *ti,
 		snprintf(p->owner, sizeof(p->owner), "pool %d of %s", c.pool,
 			 t->name);
 		return true;
+	}
+	r = config_match_kworker(sc->cfg, c.base);
+	if (r) {
+		want_sched(want, &r->s);
+		snprintf(p->owner, sizeof(p->owner), "[%s]", r->section);
+		return want->set != 0;
 	}
 	return false;
 }

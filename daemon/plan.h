@@ -17,6 +17,13 @@
 struct apply_ctx {
 	const char *root;
 	const struct sys_ops *ops;
+	/*
+	 * Persist the originals now (the trackers' orig and changed): called
+	 * after they grow and before the write they guard, and after a
+	 * confirmed put-back shrinks them. NULL: nothing is persisted.
+	 */
+	void (*persist)(void *arg);
+	void *arg;
 };
 
 /*
@@ -64,6 +71,7 @@ enum plan_status {
 	PLAN_CHANGE,
 	PLAN_MISSING, /* no such attribute on this workqueue */
 	PLAN_READONLY, /* differs, and the attribute cannot be written */
+	PLAN_UNSUPPORTED, /* policy/rtprio without the series: not applied */
 };
 
 struct plan_item {
@@ -86,6 +94,8 @@ struct wq_plan {
 	int nitems;
 	bool drift; /* an attribute is off target */
 	bool blocked; /* one to write is read-only: apply will fail */
+	/* the rule's policy/rtprio, which this kernel cannot give it */
+	unsigned int unsupported;
 };
 
 /*
@@ -109,6 +119,8 @@ struct kw_plan {
 	struct sched_val cur;
 	struct sched_val target;
 	bool drift;
+	/* a truncated rescuer name more than one workqueue could own */
+	char ambiguous[128];
 };
 
 /* Who may own a kworker: the rules and the workqueues tracked now */

@@ -39,7 +39,8 @@ static const char *rule_desc(const struct rule *rule, char *buf, size_t size)
 
 static bool item_drifts(const struct plan_item *it)
 {
-	return it->status == PLAN_CHANGE || it->status == PLAN_READONLY;
+	return it->status == PLAN_CHANGE || it->status == PLAN_READONLY ||
+	       it->status == PLAN_UNSUPPORTED;
 }
 
 static void wq_json(struct report *r, const struct wq_plan *p)
@@ -62,11 +63,15 @@ static void wq_json(struct report *r, const struct wq_plan *p)
 			attr_name(it->attr));
 		json_str(r->f, it->want);
 		fprintf(r->f, ", \"actual\": ");
-		if (it->status == PLAN_MISSING)
+		if (it->status == PLAN_MISSING ||
+		    it->status == PLAN_UNSUPPORTED)
 			fprintf(r->f, "null");
 		else
 			json_str(r->f, it->cur);
-		fprintf(r->f, "%s}", it->restore ? ", \"original\": true" : "");
+		fprintf(r->f, "%s%s}", it->restore ? ", \"original\": true" : "",
+			it->status == PLAN_UNSUPPORTED ?
+				", \"unsupported\": true" :
+				"");
 	}
 	fprintf(r->f, "}}");
 }
@@ -83,7 +88,9 @@ static void wq_table(struct report *r, const struct wq_plan *p,
 		it = &p->items[i];
 		fprintf(r->f, "  %-16s desired %-12s actual %s%s%s\n",
 			attr_name(it->attr), it->want,
-			it->status == PLAN_MISSING ? "(none)" : it->cur,
+			it->status == PLAN_MISSING     ? "(none)" :
+			it->status == PLAN_UNSUPPORTED ? "(unsupported)" :
+							 it->cur,
 			item_drifts(it) ? "  *" : "",
 			it->restore ? "  (original)" : "");
 	}
@@ -104,6 +111,10 @@ static void wq_diff(struct report *r, const struct wq_plan *p,
 			fprintf(r->f, " %s = %s\n", name, it->cur);
 		else if (it->status == PLAN_MISSING)
 			fprintf(r->f, "!%s = %s: no such attribute, skipped\n",
+				name, it->want);
+		else if (it->status == PLAN_UNSUPPORTED)
+			fprintf(r->f,
+				"!%s = %s: not supported by this kernel (no workqueue policy attribute): only the rescuer gets it\n",
 				name, it->want);
 		else
 			fprintf(r->f, "-%s = %s\n+%s = %s%s%s\n", name, it->cur,

@@ -31,19 +31,52 @@ static struct saved_wq *saved_add(struct state *s, const char *wq)
 	return v;
 }
 
-/* One line per changed attribute: "WORKQUEUE ATTRIBUTE VALUE" (sysfs's) */
+static void saved_kw_add(struct state *s, pid_t pid, unsigned long long start,
+			 const struct sched_val *orig)
+{
+	struct saved_kw *v = realloc(s->kv, (s->nk + 1) * sizeof(*v));
+
+	if (!v)
+		return;
+	s->kv = v;
+	v += s->nk++;
+	v->pid = pid;
+	v->start = start;
+	v->orig = *orig;
+}
+
+/*
+ * One line per changed attribute: "WORKQUEUE ATTRIBUTE VALUE" (sysfs's),
+ * and per changed kworker "kworker PID START POLICY RTPRIO NICE".
+ */
 int state_load(struct state *s, const char *path)
 {
-	char name[WQ_NAME_MAX], attr[32], val[256];
+	char name[WQ_NAME_MAX], attr[32], val[256], line[512];
+	unsigned long long start;
+	struct sched_val orig;
 	struct saved_wq *w;
 	FILE *f;
-	int a;
+	int a, pid, end;
 
 	s->path = path;
+	free(s->last);
+	s->last = strdup("");
 	f = fopen(path, "re");
 	if (!f)
 		return errno == ENOENT ? 0 : -errno;
-	while (fscanf(f, "%63s %31s %255s", name, attr, val) == 3) {
+	while (fgets(line, sizeof(line), f)) {
+		end = 0;
+		if (sscanf(line, "kworker %d %llu %d %d %d %n", &pid, &start,
+			   &orig.policy, &orig.rtprio, &orig.nice, &end) == 5 &&
+		    end && !line[end]) {
+			saved_kw_add(s, pid, start, &orig);
+			continue;
+		}
+		if (sscanf(line, "%63s %31s %255s", name, attr, val) != 3) {
+			log_warn("%s: ignoring '%.*s'", path,
+				 (int)strcspn(line, "\n"), line);
+			continue;
+		}
 		w = saved_find(s, name);
 		if (!w)
 			w = saved_add(s, name);
@@ -55,9 +88,13 @@ int state_load(struct state *s, const char *path)
 				 val);
 	}
 	fclose(f);
-	if (s->n)
-		log_notice("%s: originals of %zu workqueue(s) from a previous run",
-			   path, s->n);
+	/* unknown: the next save writes the file whatever it holds */
+	free(s->last);
+	s->last = NULL;
+	if (s->n || s->nk)
+		log_notice(
+			"%s: originals of %zu workqueue(s) and %zu kworker(s) from a previous run",
+			path, s->n, s->nk);
 	return 0;
 }
 
@@ -77,6 +114,35 @@ bool state_take(struct state *s, const char *wq, struct settings *orig)
 	return true;
 }
 
+bool state_has_kw(const struct state *s, pid_t pid)
+{
+	size_t i;
+
+	for (i = 0; i < s->nk; i++)
+		if (s->kv[i].pid == pid)
+			return true;
+	return false;
+}
+
+bool state_take_kw(struct state *s, pid_t pid, unsigned long long start,
+		   struct sched_val *orig)
+{
+	bool same;
+	size_t i;
+
+	for (i = 0; i < s->nk; i++) {
+		if (s->kv[i].pid != pid)
+			continue;
+		/* else the pid of a kworker that is gone: nothing to put back */
+		same = s->kv[i].start == start;
+		if (same)
+			*orig = s->kv[i].orig;
+		s->kv[i] = s->kv[--s->nk];
+		return same;
+	}
+	return false;
+}
+
 static void write_orig(FILE *f, const char *wq, const struct settings *orig,
 		       size_t *n)
 {
@@ -92,39 +158,83 @@ static void write_orig(FILE *f, const char *wq, const struct settings *orig,
 	}
 }
 
-void state_save(const struct state *s, const struct wq_track *wqs, size_t n)
+static void write_kw(FILE *f, pid_t pid, unsigned long long start,
+		     const struct sched_val *v, size_t *n)
 {
-	char tmp[WQRT_PATH_MAX + 8];
-	size_t i, lines = 0;
+	fprintf(f, "kworker %d %llu %d %d %d\n", (int)pid, start, v->policy,
+		v->rtprio, v->nice);
+	(*n)++;
+}
+
+void state_save(struct state *s, const struct wq_track *wqs, size_t n,
+		const struct kw_track *kws, size_t nk)
+{
+	char tmp[WQRT_PATH_MAX + 8], *text = NULL;
+	size_t i, lines = 0, len = 0;
 	FILE *f;
 
 	if (!s->path)
 		return;
-	snprintf(tmp, sizeof(tmp), "%s.new", s->path);
-	f = fopen(tmp, "we");
-	if (!f) {
-		log_warn("cannot write %s: %s", tmp, strerror(errno));
+	f = open_memstream(&text, &len);
+	if (!f)
 		return;
-	}
 	for (i = 0; i < n; i++)
 		write_orig(f, wqs[i].name, &wqs[i].orig, &lines);
 	for (i = 0; i < s->n; i++)
 		write_orig(f, s->v[i].name, &s->v[i].orig, &lines);
-	if (fclose(f) || (lines ? rename(tmp, s->path) :
-				  (unlink(tmp), unlink(s->path))) < 0) {
-		if (errno != ENOENT)
+	for (i = 0; i < nk; i++)
+		if (kws[i].changed)
+			write_kw(f, kws[i].pid, kws[i].start, &kws[i].orig,
+				 &lines);
+	for (i = 0; i < s->nk; i++)
+		write_kw(f, s->kv[i].pid, s->kv[i].start, &s->kv[i].orig,
+			 &lines);
+	if (fclose(f)) {
+		free(text);
+		return;
+	}
+	if (s->last && !strcmp(s->last, text)) {
+		free(text);
+		return;
+	}
+	snprintf(tmp, sizeof(tmp), "%s.new", s->path);
+	if (!lines) {
+		if (unlink(s->path) && errno != ENOENT) {
+			log_warn("cannot remove %s: %s", s->path,
+				 strerror(errno));
+			free(text);
+			return;
+		}
+	} else {
+		int bad;
+
+		f = fopen(tmp, "we");
+		bad = !f;
+		if (f) {
+			bad = fputs(text, f) < 0;
+			bad |= fclose(f) != 0;
+		}
+		if (bad || rename(tmp, s->path)) {
 			log_warn("cannot write %s: %s", s->path,
 				 strerror(errno));
+			free(text);
+			return;
+		}
 	}
+	free(s->last);
+	s->last = text;
 }
 
 void state_forget(struct state *s)
 {
 	s->n = 0;
+	s->nk = 0;
 }
 
 void state_free(struct state *s)
 {
 	free(s->v);
+	free(s->kv);
+	free(s->last);
 	memset(s, 0, sizeof(*s));
 }

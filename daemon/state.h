@@ -1,9 +1,12 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * What wqrtd persists: the original values of the workqueue attributes it
- * changed, kept in a file of the service's runtime directory so that a
- * later stop still puts back what was there before wqrtd, across a
- * restart by the watchdog or a crash. The single owner of that file.
+ * changed and the original scheduling of the kworkers it changed (by pid
+ * and start time), kept in a file of the service's runtime directory so
+ * that a later stop still puts back what was there before wqrtd, across a
+ * restart by the watchdog or a crash. They are written before the change
+ * they guard and cleared only once the value is confirmed back. The
+ * single owner of that file.
  */
 #ifndef WQRT_STATE_H
 #define WQRT_STATE_H
@@ -15,10 +18,19 @@ struct saved_wq {
 	struct settings orig;
 };
 
+struct saved_kw {
+	pid_t pid;
+	unsigned long long start;
+	struct sched_val orig;
+};
+
 struct state {
 	const char *path; /* NULL: nothing is persisted */
 	struct saved_wq *v; /* originals left by a previous instance */
 	size_t n; /* ... and not taken over by a tracker yet */
+	struct saved_kw *kv; /* the same for kworkers */
+	size_t nk;
+	char *last; /* what the file holds now: written only on change */
 };
 
 /* Read the originals a previous instance left in path. 0 or -errno. */
@@ -29,11 +41,17 @@ int state_load(struct state *s, const char *path);
  */
 bool state_take(struct state *s, const char *wq, struct settings *orig);
 bool state_has(const struct state *s, const char *wq);
+bool state_has_kw(const struct state *s, pid_t pid);
+/* The same for the kworker pid started at start */
+bool state_take_kw(struct state *s, pid_t pid, unsigned long long start,
+		   struct sched_val *orig);
 /*
  * Persist the originals of the trackers and those not taken over yet, in
- * one rename: a crash never leaves half a file. No file when none.
+ * one rename: a crash never leaves half a file. No file when none. Does
+ * nothing when the content is what the file already holds.
  */
-void state_save(const struct state *s, const struct wq_track *wqs, size_t n);
+void state_save(struct state *s, const struct wq_track *wqs, size_t n,
+		const struct kw_track *kws, size_t nk);
 /* Everything is back: nothing for a next instance to take over. */
 void state_forget(struct state *s);
 void state_free(struct state *s);

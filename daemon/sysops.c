@@ -8,6 +8,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
+#include <poll.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -60,10 +61,34 @@ static int real_write(void *ctx, const char *path, const char *val)
 	return write_text(path, val);
 }
 
+static int real_pidfd_open(void *ctx, pid_t pid)
+{
+	long fd;
+
+	(void)ctx;
+	fd = syscall(SYS_pidfd_open, pid, 0);
+	return fd < 0 ? -errno : (int)fd;
+}
+
+/* A pidfd polls readable once its task has exited */
+static int real_pidfd_exited(void *ctx, int fd)
+{
+	struct pollfd p = { .fd = fd, .events = POLLIN };
+	int n;
+
+	(void)ctx;
+	n = poll(&p, 1, 0);
+	if (n < 0)
+		return -errno;
+	return n > 0;
+}
+
 const struct sys_ops sys_ops_real = {
 	.sched_get = real_get,
 	.sched_set = real_set,
 	.write_attr = real_write,
+	.pidfd_open = real_pidfd_open,
+	.pidfd_exited = real_pidfd_exited,
 };
 
 static int fake_get(void *ctx, pid_t pid, struct sched_val *v)

@@ -20,6 +20,12 @@ struct sys_ops {
 	int (*sched_get)(void *ctx, pid_t pid, struct sched_val *v);
 	int (*sched_set)(void *ctx, pid_t pid, const struct sched_val *v);
 	int (*write_attr)(void *ctx, const char *path, const char *val);
+	/*
+	 * A pidfd for pid (-errno), and whether its task has exited since
+	 * (1, 0, or -errno). NULL where there are no real tasks (--root).
+	 */
+	int (*pidfd_open)(void *ctx, pid_t pid);
+	int (*pidfd_exited)(void *ctx, int fd);
 	void *ctx;
 };
 

@@ -6,6 +6,7 @@
 
 #include <errno.h>
 #include <ftw.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -168,6 +169,9 @@ const char *ft_conf(struct faketree *ft, const char *text)
 
 	ft_write(ft, "/wqrt.conf", text);
 	snprintf(path, sizeof(path), "%s/wqrt.conf", ft->root);
+	/* what wqrtd trusts: root's (ours), written by no one else */
+	if (chmod(path, 0644))
+		die(path);
 	return path;
 }
 
@@ -208,19 +212,73 @@ void ft_dump_logs(void)
 		fprintf(stderr, "  log: %s\n", logs.v[i]);
 }
 
+static void snap(struct fake_ops *fo, const char *what)
+{
+	char buf[4096];
+
+	if (!fo->snap_path)
+		return;
+	if (read_text(fo->snap_path, buf, sizeof(buf)))
+		buf[0] = '\0';
+	strlist_add(&fo->snaps, "%s|%s", what, buf);
+}
+
+/* The kernel gives a workqueue new pools when their attributes change */
+static void renumber_pools(const char *path)
+{
+	static const char *const pool_attrs[] = {
+		"/policy", "/rtprio", "/nice", "/cpumask", "/private",
+		"/affinity_scope", "/affinity_strict", "/nr_idle_extra",
+	};
+	char ids_path[600], buf[300], out[300];
+	const char *slash = strrchr(path, '/');
+	size_t i, len = 0;
+	int pod, pool, used;
+	const char *p = buf;
+
+	for (i = 0; i < sizeof(pool_attrs) / sizeof(pool_attrs[0]); i++)
+		if (!strcmp(slash, pool_attrs[i]))
+			break;
+	if (i == sizeof(pool_attrs) / sizeof(pool_attrs[0]))
+		return;
+	snprintf(ids_path, sizeof(ids_path), "%.*s/pool_ids",
+		 (int)(slash - path), path);
+	if (read_text(ids_path, buf, sizeof(buf)))
+		return;
+	out[0] = '\0';
+	while (sscanf(p, "%d:%d%n", &pod, &pool, &used) == 2) {
+		len += snprintf(out + len, sizeof(out) - len, "%s%d:%d",
+				len ? " " : "", pod, pool + 100);
+		p += used;
+	}
+	strcat(out, "\n");
+	chmod(ids_path, 0644);
+	write_text(ids_path, out);
+	chmod(ids_path, 0444);
+}
+
 static int fo_write(void *ctx, const char *path, const char *val)
 {
 	struct fake_ops *fo = ctx;
 	const char *wq = strstr(path, WQ_SYSFS_DIR "/");
 	size_t lp = strlen(path);
+	char what[400];
+	int err;
 
 	wq = wq ? wq + strlen(WQ_SYSFS_DIR "/") : path;
 	strlist_add(&fo->writes, "%s=%s", wq, val);
+	snprintf(what, sizeof(what), "%s=%s", wq, val);
+	snap(fo, what);
+	if (fo->fail_from && fo->writes.n >= fo->fail_from)
+		return fo->fail_err;
 	/* fail_err > 0: the write "succeeds" but changes nothing */
 	if (fo->fail_attr && lp >= strlen(fo->fail_attr) &&
 	    !strcmp(path + lp - strlen(fo->fail_attr), fo->fail_attr))
 		return fo->fail_err > 0 ? 0 : fo->fail_err;
-	return sys_ops_fake_root.write_attr(NULL, path, val);
+	err = sys_ops_fake_root.write_attr(NULL, path, val);
+	if (!err && fo->new_pools)
+		renumber_pools(path);
+	return err;
 }
 
 static int fo_get(void *ctx, pid_t pid, struct sched_val *v)
@@ -234,9 +292,21 @@ static int fo_set(void *ctx, pid_t pid, const struct sched_val *v)
 {
 	struct fake_ops *fo = ctx;
 
+	char what[32];
+
 	fo->sched_sets++;
+	snprintf(what, sizeof(what), "pid %d", (int)pid);
+	snap(fo, what);
 	if (fo->fail_pid && pid == fo->fail_pid)
 		return fo->fail_sched_err;
+	if (fo->reuse_pid && pid == fo->reuse_pid) {
+		struct faketree ft;
+
+		/* the kworker exits, a user process gets its pid */
+		snprintf(ft.root, sizeof(ft.root), "%s", fo->root);
+		ft_task(&ft, pid, 1000, "evil", SCHED_OTHER, 0, 0, 99999);
+		fo->reuse_pid = 0;
+	}
 	return sys_ops_fake_root.sched_set((void *)fo->root, pid, v);
 }
 

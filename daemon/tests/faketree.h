@@ -50,6 +50,15 @@ struct fake_ops {
 	int fail_sched_err;
 	struct strlist writes; /* "wq/attr=value", in order */
 	unsigned int sched_sets;
+	/* the n-th write and every one after it fails with fail_err (0: off) */
+	unsigned int fail_from;
+	/* before each write and sched_set: snap = the content of snap_path */
+	const char *snap_path;
+	struct strlist snaps; /* "wq/attr=value|CONTENT" or "pid N|CONTENT" */
+	/* sched_set on reuse_pid: first the pid goes to another task */
+	pid_t reuse_pid;
+	/* a write of a pool attribute gives the workqueue new pool_ids */
+	bool new_pools;
 };
 void ft_ops_init(struct fake_ops *fo, struct faketree *ft);
 /* The writes joined with spaces (static buffer). */

@@ -10,8 +10,10 @@
 #include <sched.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
+#include "common.h"
 #include "daemon.h"
 #include "faketree.h"
 
@@ -201,6 +203,7 @@ static void test_new_workqueue(void **state)
 	ft_wq(&ft, "tty_flip", true);
 	ft_task(&ft, 102, 2, "kworker/R-tty_f", SCHED_OTHER, 0, 0, 3);
 	assert_int_equal(daemon_wq_added(&d, "tty_flip"), 0);
+	assert_int_equal(daemon_scan_kworkers(&d), 0);
 	assert_string_equal(ft_get(&ft, "tty_flip", "policy"), "fifo");
 	assert_int_equal(sched_of(102).policy, SCHED_FIFO);
 	assert_true(ft_logged("new workqueue tty_flip matches [wq:tty_flip]"));
@@ -367,6 +370,300 @@ static void test_permanent_error_logged_once(void **state)
 	assert_true(ft_logged("error: gpu_submit: writing max_active = 9"));
 }
 
+/* Issue 16.2: the pid changed hands between the check and the set */
+static void test_pid_reused_during_set(void **state)
+{
+	(void)state;
+	series_tree();
+	fo.reuse_pid = 102;
+	start(conf_rt);
+	daemon_scan(&d);
+	/* the new owner of pid 102 is put back, loudly */
+	assert_int_equal(sched_of(102).policy, SCHED_OTHER);
+	assert_int_equal(sched_of(102).rtprio, 0);
+	assert_true(ft_logged("pid 102 changed hands"));
+}
+
+/* Issue 16.2: a pid whose task is no kernel thread is never set */
+static void test_not_kthread_never_set(void **state)
+{
+	(void)state;
+	series_tree();
+	start(conf_rt);
+	daemon_scan(&d);
+	assert_int_equal(sched_of(102).policy, SCHED_FIFO);
+	/* same start time, but now a user process (no PF_KTHREAD) that
+	 * chose FIFO 1 for itself: the put-back must not reach it */
+	ft_task(&ft, 102, 1, "kworker/R-tty_f", SCHED_FIFO, 1, 0, 3);
+	daemon_scan(&d);
+	assert_int_equal(sched_of(102).policy, SCHED_FIFO);
+	assert_int_equal(sched_of(102).rtprio, 1);
+}
+
+static void restart(const char *conf, const char *path)
+{
+	struct strlist errs = { 0 };
+	struct config *c;
+
+	daemon_free(&d);
+	assert_int_equal(config_load(ft_conf(&ft, conf), ft.root, &c, &errs),
+			 0);
+	daemon_init(&d, ft.root, &fo.ops, c);
+	assert_int_equal(daemon_use_state(&d, path), 0);
+}
+
+/* Issue 16.5: the rescuer was FIFO before the crash; stop puts it back */
+static void test_kworker_originals_survive_restart(void **state)
+{
+	char path[300];
+
+	(void)state;
+	series_tree();
+	snprintf(path, sizeof(path), "%s/originals", ft.root);
+	start(conf_rt);
+	assert_int_equal(daemon_use_state(&d, path), 0);
+	assert_int_equal(daemon_scan(&d), 0);
+	assert_int_equal(sched_of(102).policy, SCHED_FIFO);
+	/* crash, restart: the rescuer is already FIFO 20 */
+	restart(conf_rt, path);
+	assert_int_equal(daemon_scan(&d), 0);
+	assert_int_equal(daemon_restore(&d), 0);
+	assert_int_equal(sched_of(102).policy, SCHED_OTHER);
+	assert_int_equal(sched_of(102).rtprio, 0);
+}
+
+/* Issue 16.5: the restarted daemon's rule no longer covers the kworker */
+static void test_kworker_originals_rule_dropped(void **state)
+{
+	char path[300];
+
+	(void)state;
+	series_tree();
+	snprintf(path, sizeof(path), "%s/originals", ft.root);
+	start(conf_rt);
+	assert_int_equal(daemon_use_state(&d, path), 0);
+	daemon_scan(&d);
+	assert_int_equal(sched_of(102).policy, SCHED_FIFO);
+	restart("[wq:gpu*]\nnice = -5\n", path);
+	daemon_scan(&d);
+	assert_int_equal(sched_of(102).policy, SCHED_OTHER);
+}
+
+/* Issue 16.5: only (pid, start time) names a saved kworker */
+static void test_kworker_originals_pid_reused(void **state)
+{
+	char path[300];
+
+	(void)state;
+	series_tree();
+	snprintf(path, sizeof(path), "%s/originals", ft.root);
+	start(conf_rt);
+	assert_int_equal(daemon_use_state(&d, path), 0);
+	daemon_scan(&d);
+	/* while no wqrtd runs, the rescuer exits; its pid is reused */
+	ft_task(&ft, 102, 2, "kworker/u9:1", SCHED_FIFO, 7, 0, 777);
+	restart(conf_rt, path);
+	daemon_scan(&d);
+	assert_int_equal(daemon_restore(&d), 0);
+	assert_int_equal(sched_of(102).rtprio, 7);
+}
+
+/* Issue 16.6: the originals are on disk before the first write */
+static void test_originals_saved_before_write(void **state)
+{
+	char path[300];
+	size_t i;
+
+	(void)state;
+	series_tree();
+	snprintf(path, sizeof(path), "%s/originals", ft.root);
+	fo.snap_path = path;
+	start(conf_rt);
+	assert_int_equal(daemon_use_state(&d, path), 0);
+	assert_int_equal(daemon_scan(&d), 0);
+	for (i = 0; i < fo.snaps.n; i++) {
+		const char *s = fo.snaps.v[i];
+
+		if (!strncmp(s, "tty_flip/nr_idle_extra=2|", 25))
+			assert_non_null(strstr(s, "tty_flip nr_idle_extra 0"));
+		if (!strncmp(s, "tty_flip/policy=fifo|", 21))
+			assert_non_null(strstr(s, "tty_flip policy normal"));
+		if (!strncmp(s, "gpu_submit/nice=-5|", 19))
+			assert_non_null(strstr(s, "gpu_submit nice 0"));
+		if (!strncmp(s, "pid 102|", 8))
+			assert_non_null(strstr(s, "kworker 102 3 0 0 0"));
+	}
+	assert_true(fo.snaps.n >= 5);
+	strlist_free(&fo.snaps);
+}
+
+/* Issue 16.6: a put-back that fails keeps the original, on disk too */
+static void test_failed_put_back_keeps_original(void **state)
+{
+	char path[300], saved[1024];
+
+	(void)state;
+	series_tree();
+	snprintf(path, sizeof(path), "%s/originals", ft.root);
+	/* tty_flip: nr_idle_extra, policy, then rtprio fails, and so does
+	 * every write after it (the put-back) */
+	fo.fail_from = 3;
+	fo.fail_err = -EIO;
+	start("[wq:tty_flip]\npolicy = fifo\nrtprio = 20\nnr_idle_extra = 2\n");
+	assert_int_equal(daemon_use_state(&d, path), 0);
+	assert_int_equal(daemon_scan(&d), 1);
+	assert_string_equal(ft_get(&ft, "tty_flip", "policy"), "fifo");
+	assert_int_equal(read_text(path, saved, sizeof(saved)), 0);
+	assert_non_null(strstr(saved, "tty_flip policy normal"));
+	assert_non_null(strstr(saved, "tty_flip nr_idle_extra 0"));
+	/* the restore fails too: nothing is forgotten */
+	assert_true(daemon_restore(&d) > 0);
+	assert_int_equal(read_text(path, saved, sizeof(saved)), 0);
+	assert_non_null(strstr(saved, "tty_flip policy normal"));
+	/* the writes work again: a next instance puts it all back */
+	fo.fail_from = 0;
+	restart("[global]\n", path);
+	assert_int_equal(daemon_scan(&d), 0);
+	assert_string_equal(ft_get(&ft, "tty_flip", "policy"), "normal");
+	assert_string_equal(ft_get(&ft, "tty_flip", "nr_idle_extra"), "0");
+	assert_int_equal(access(path, F_OK), -1);
+}
+
+/* Issue 16.7: a failed listing prunes nothing */
+static void test_failed_listing_keeps_originals(void **state)
+{
+	char dir[400], away[420], path[300], saved[1024];
+
+	(void)state;
+	series_tree();
+	snprintf(path, sizeof(path), "%s/originals", ft.root);
+	start(conf_rt);
+	assert_int_equal(daemon_use_state(&d, path), 0);
+	daemon_scan(&d);
+	assert_int_equal(d.nwqs, 2);
+	snprintf(dir, sizeof(dir), "%s" WQ_SYSFS_DIR, ft.root);
+	snprintf(away, sizeof(away), "%s.away", dir);
+	assert_int_equal(rename(dir, away), 0);
+	assert_true(daemon_scan(&d) > 0);
+	assert_int_equal(rename(away, dir), 0);
+	assert_int_equal(d.nwqs, 2);
+	assert_int_equal(read_text(path, saved, sizeof(saved)), 0);
+	assert_non_null(strstr(saved, "tty_flip policy normal"));
+	assert_int_equal(daemon_restore(&d), 0);
+	assert_string_equal(ft_get(&ft, "tty_flip", "policy"), "normal");
+}
+
+/* Issue 16.9: an idle pass writes nothing, the originals file included */
+static void test_idle_scan_saves_nothing(void **state)
+{
+	char path[300], link_path[320];
+	struct stat st;
+
+	(void)state;
+	series_tree();
+	snprintf(path, sizeof(path), "%s/originals", ft.root);
+	snprintf(link_path, sizeof(link_path), "%s.link", path);
+	start(conf_rt);
+	assert_int_equal(daemon_use_state(&d, path), 0);
+	daemon_scan(&d);
+	/* a second name for the file: a rewrite (a rename over it) unlinks
+	 * the old one and leaves the second name alone */
+	assert_int_equal(link(path, link_path), 0);
+	strlist_free(&fo.writes);
+	daemon_scan(&d);
+	assert_int_equal(fo.writes.n, 0);
+	assert_int_equal(stat(link_path, &st), 0);
+	assert_int_equal(st.st_nlink, 2);
+}
+
+/* Issue 16.10: "power" and links are no workqueues */
+static void test_non_workqueue_entries(void **state)
+{
+	char target[400], link[400];
+
+	(void)state;
+	ft_wq(&ft, "tty_flip", true);
+	ft_write(&ft, WQ_SYSFS_DIR "/power/control", "auto\n");
+	ft_write(&ft, WQ_SYSFS_DIR "/cpumask", "f\n");
+	snprintf(target, sizeof(target), "%s" WQ_SYSFS_DIR "/tty_flip",
+		 ft.root);
+	snprintf(link, sizeof(link), "%s" WQ_SYSFS_DIR "/alias", ft.root);
+	assert_int_equal(symlink(target, link), 0);
+	start("[wq:*]\nnice = -1\n");
+	assert_int_equal(daemon_scan(&d), 0);
+	assert_string_equal(ft_get(&ft, "tty_flip", "nice"), "-1");
+	assert_string_equal(ft_writes(&fo), "tty_flip/nice=-1");
+	assert_false(ft_logged("power"));
+	assert_false(ft_logged("alias"));
+}
+
+/* Issue 16.11: newer kernels default max_active to 1024 */
+static void test_max_active_1024(void **state)
+{
+	(void)state;
+	ft_wq(&ft, "tty_flip", true);
+	ft_set(&ft, "tty_flip", "max_active", "1024");
+	start("[wq:tty_flip]\nnice = -1\n");
+	assert_int_equal(daemon_scan(&d), 0);
+	assert_false(ft_logged("reads"));
+	daemon_restore(&d);
+	assert_string_equal(ft_get(&ft, "tty_flip", "max_active"), "1024");
+}
+
+/* Issue 16.13: "kworker/R-nvme-" is nvme-wq's or nvme-reset-wq's */
+static void test_truncated_rescuer_ambiguous(void **state)
+{
+	(void)state;
+	ft_wq(&ft, "nvme-wq", true);
+	ft_wq(&ft, "nvme-reset-wq", true);
+	ft_task(&ft, 300, 2, "kworker/R-nvme-", SCHED_OTHER, 0, 0, 9);
+	ft_task(&ft, 301, 2, "kworker/R-nvme-wq", SCHED_OTHER, 0, 0, 10);
+	start("[wq:nvme-wq]\npolicy = fifo\nrtprio = 3\n"
+	      "[wq:nvme-reset-wq]\npolicy = fifo\nrtprio = 9\n");
+	daemon_scan(&d);
+	assert_int_equal(sched_of(300).policy, SCHED_OTHER);
+	assert_true(ft_logged("kworker/R-nvme- (pid 300): ambiguous"));
+	/* untruncated, it is nvme-wq's alone */
+	assert_int_equal(sched_of(301).rtprio, 3);
+	/* said once, not on every scan */
+	ft_clear_logs();
+	daemon_scan(&d);
+	assert_false(ft_logged("ambiguous"));
+}
+
+/* Issue 16.14: a kworker that exits is forgotten */
+static void test_exit_forgets_kworker(void **state)
+{
+	size_t n;
+
+	(void)state;
+	series_tree();
+	start(conf_rt);
+	daemon_scan(&d);
+	n = d.nkws;
+	ft_task_rm(&ft, 102);
+	daemon_task_exit(&d, 102);
+	assert_int_equal(d.nkws, n - 1);
+	daemon_task_exit(&d, 4242);
+	assert_int_equal(d.nkws, n - 1);
+}
+
+/* Issue 16.17: a profiled workqueue's pool worker follows the workqueue */
+static void test_pool_worker_follows_workqueue(void **state)
+{
+	(void)state;
+	series_tree();
+	start("[wq:tty_flip]\npolicy = fifo\nrtprio = 20\n"
+	      "[kworker:kworker/u*]\npolicy = fifo\nrtprio = 5\n"
+	      "[kworker:kworker/R-*]\npolicy = fifo\nrtprio = 5\n");
+	daemon_scan(&d);
+	assert_int_equal(sched_of(100).rtprio, 20);
+	assert_int_equal(sched_of(101).rtprio, 20);
+	assert_int_equal(sched_of(102).rtprio, 20);
+	/* the rest are the [kworker:] rules' */
+	assert_int_equal(sched_of(103).rtprio, 5);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -384,6 +681,20 @@ int main(void)
 		T(test_restart_keeps_originals),
 		T(test_transient_error_retried),
 		T(test_permanent_error_logged_once),
+		T(test_pid_reused_during_set),
+		T(test_not_kthread_never_set),
+		T(test_kworker_originals_survive_restart),
+		T(test_kworker_originals_rule_dropped),
+		T(test_kworker_originals_pid_reused),
+		T(test_originals_saved_before_write),
+		T(test_failed_put_back_keeps_original),
+		T(test_failed_listing_keeps_originals),
+		T(test_idle_scan_saves_nothing),
+		T(test_non_workqueue_entries),
+		T(test_max_active_1024),
+		T(test_truncated_rescuer_ambiguous),
+		T(test_exit_forgets_kworker),
+		T(test_pool_worker_follows_workqueue),
 #undef T
 	};
 

@@ -63,7 +63,7 @@ static void test_plan_statuses(void **state)
 	struct settings target = { 0 };
 	struct plan_item it[WA_NR];
 	struct wq_state st;
-	struct apply_ctx ax = { ft.root, &fo.ops };
+	struct apply_ctx ax = { .root = ft.root, .ops = &fo.ops };
 	const char *why;
 
 	(void)state;
