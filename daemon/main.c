@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <systemd/sd-daemon.h>
 #include <systemd/sd-event.h>
 #include <unistd.h>
@@ -22,6 +23,10 @@
 #define PENDING_MAX 64
 #define RETRY_USEC 10000ULL /* then doubling: 10, 20, 40 ... 640 ms */
 #define RETRY_MAX 7
+/* at most one rescan for lost events per second, however many are lost */
+#define OVERRUN_GAP_USEC USEC_PER_SEC
+/* new workqueues come in bursts (a module load): one kworker scan after */
+#define WQ_SETTLE_USEC (USEC_PER_SEC / 10)
 
 struct opts {
 	const char *conf;
@@ -36,11 +41,14 @@ struct ctx {
 	struct sys_ops ops;
 	sd_event *ev;
 	sd_event_source *rescan;
-	sd_event_source *defer_rescan;
+	sd_event_source *overrun;
+	sd_event_source *wq_settle;
 	sd_event_source *retry;
+	uint64_t last_overrun_scan;
 	pid_t pending[PENDING_MAX];
 	unsigned int npending;
 	unsigned int retries;
+	bool pending_full; /* said, and a rescan is coming */
 };
 
 static void usage(FILE *f)
@@ -76,6 +84,7 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 		{ "version", no_argument, NULL, O_VERSION },
 		{ 0 },
 	};
+	struct stat st;
 	int c;
 
 	o->conf = WQRT_DEFAULT_CONF;
@@ -117,6 +126,12 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 		usage(stderr);
 		return EX_USAGE;
 	}
+	errno = 0;
+	if (stat(o->root, &st) || !S_ISDIR(st.st_mode)) {
+		fprintf(stderr, "wqrtd: --root %s: %s\n", o->root,
+			errno ? strerror(errno) : "not a directory");
+		return EX_USAGE;
+	}
 	return 0;
 }
 
@@ -142,23 +157,42 @@ static void scan(struct ctx *c, const char *why)
 	notify_status(c);
 }
 
-static int on_rescan_deferred(sd_event_source *s, void *arg)
+static int on_overrun_timer(sd_event_source *s, uint64_t usec, void *arg)
 {
 	struct ctx *c = arg;
 
 	(void)s;
-	sd_event_source_set_enabled(c->defer_rescan, SD_EVENT_OFF);
+	c->last_overrun_scan = usec;
+	c->pending_full = false;
 	scan(c, "overrun");
 	return 0;
 }
 
+/*
+ * Events were lost: rescan once the socket is drained, not in the receive
+ * loop, and no more than once per OVERRUN_GAP_USEC, however often the
+ * buffer overruns: whoever floods the system cannot make wqrtd rescan
+ * /proc without end.
+ */
+static void rescan_soon(struct ctx *c)
+{
+	int on = SD_EVENT_OFF;
+	uint64_t now, at;
+
+	if (!c->overrun)
+		return;
+	sd_event_source_get_enabled(c->overrun, &on);
+	if (on != SD_EVENT_OFF)
+		return; /* one is coming: it sees these too */
+	sd_event_now(c->ev, CLOCK_MONOTONIC, &now);
+	at = c->last_overrun_scan + OVERRUN_GAP_USEC;
+	sd_event_source_set_time(c->overrun, at > now ? at : now);
+	sd_event_source_set_enabled(c->overrun, SD_EVENT_ONESHOT);
+}
+
 static void on_overrun(void *arg)
 {
-	struct ctx *c = arg;
-
-	/* rescan once the socket is drained, not in the receive loop */
-	if (c->defer_rescan)
-		sd_event_source_set_enabled(c->defer_rescan, SD_EVENT_ONESHOT);
+	rescan_soon(arg);
 }
 
 static void arm_retry(struct ctx *c)
@@ -204,8 +238,16 @@ static void on_task(void *arg, pid_t pid)
 	struct ctx *c = arg;
 
 	if (c->retry && daemon_task_unsettled(&c->d, pid)) {
-		if (c->npending == PENDING_MAX)
+		if (c->npending == PENDING_MAX) {
+			/* not dropped in silence: a rescan will see it */
+			if (!c->pending_full)
+				log_notice(
+					"more than %d new kernel threads waiting to settle; rescanning instead",
+					PENDING_MAX);
+			c->pending_full = true;
+			rescan_soon(c);
 			return;
+		}
 		c->pending[c->npending++] = pid;
 		c->retries = 0;
 		arm_retry(c);
@@ -215,11 +257,45 @@ static void on_task(void *arg, pid_t pid)
 		notify_status(c);
 }
 
-static void on_wq(void *arg, const char *name)
+/* A kernel thread exited: forget it, it will not be back */
+static void on_exit_task(void *arg, pid_t pid)
+{
+	struct ctx *c = arg;
+	unsigned int i;
+
+	for (i = 0; i < c->npending; i++)
+		if (c->pending[i] == pid)
+			c->pending[i--] = c->pending[--c->npending];
+	daemon_task_exit(&c->d, pid);
+}
+
+static int on_wq_settle(sd_event_source *s, uint64_t usec, void *arg)
 {
 	struct ctx *c = arg;
 
+	(void)s, (void)usec;
+	/* their rescuers were forked before the workqueues showed up */
+	daemon_scan_kworkers(&c->d);
+	notify_status(c);
+	return 0;
+}
+
+static void on_wq(void *arg, const char *name)
+{
+	struct ctx *c = arg;
+	int on = SD_EVENT_OFF;
+	uint64_t now;
+
 	daemon_wq_added(&c->d, name);
+	if (!config_match_wq(c->d.cfg, name))
+		return;
+	/* one kworker scan after a burst, not one per workqueue */
+	sd_event_source_get_enabled(c->wq_settle, &on);
+	if (on == SD_EVENT_OFF) {
+		sd_event_now(c->ev, CLOCK_MONOTONIC, &now);
+		sd_event_source_set_time(c->wq_settle, now + WQ_SETTLE_USEC);
+		sd_event_source_set_enabled(c->wq_settle, SD_EVENT_ONESHOT);
+	}
 	notify_status(c);
 }
 
@@ -275,8 +351,13 @@ static int on_hup(sd_event_source *s, const struct signalfd_siginfo *si,
 {
 	struct ctx *c = arg;
 
+	uint64_t now;
+
 	(void)s, (void)si;
-	sd_notify(0, "RELOADING=1");
+	/* systemd >= 253 pairs RELOADING=1 with the time it was sent */
+	sd_event_now(c->ev, CLOCK_MONOTONIC, &now);
+	sd_notifyf(0, "RELOADING=1\nMONOTONIC_USEC=%llu",
+		   (unsigned long long)now);
 	log_clear_last_error();
 	if (daemon_reload(&c->d, c->o.conf) == 0)
 		arm_timer(c);
@@ -327,15 +408,20 @@ static int setup_loop(struct ctx *c)
 		r = sd_event_add_time(c->ev, &c->retry, CLOCK_MONOTONIC,
 				      UINT64_MAX, 1000, on_retry, c);
 	if (r >= 0)
-		r = sd_event_add_defer(c->ev, &c->defer_rescan,
-				       on_rescan_deferred, c);
+		r = sd_event_add_time(c->ev, &c->overrun, CLOCK_MONOTONIC,
+				      UINT64_MAX, 1000, on_overrun_timer, c);
+	if (r >= 0)
+		r = sd_event_add_time(c->ev, &c->wq_settle, CLOCK_MONOTONIC,
+				      UINT64_MAX, 1000, on_wq_settle, c);
 	if (r < 0)
 		return r;
-	sd_event_source_set_enabled(c->defer_rescan, SD_EVENT_OFF);
+	sd_event_source_set_enabled(c->overrun, SD_EVENT_OFF);
+	sd_event_source_set_enabled(c->wq_settle, SD_EVENT_OFF);
 	/* WATCHDOG=1 at half of WatchdogSec=, when the unit asks for it */
 	sd_event_set_watchdog(c->ev, true);
 
 	c->nl.on_task = on_task;
+	c->nl.on_exit = on_exit_task;
 	c->nl.on_wq = on_wq;
 	c->nl.on_overrun = on_overrun;
 	c->nl.arg = c;
@@ -380,7 +466,8 @@ static int run_daemon(struct ctx *c)
 	r = sd_event_loop(c->ev);
 	nlw_close(&c->nl);
 	sd_event_source_unref(c->rescan);
-	sd_event_source_unref(c->defer_rescan);
+	sd_event_source_unref(c->overrun);
+	sd_event_source_unref(c->wq_settle);
 	sd_event_source_unref(c->retry);
 	sd_event_unref(c->ev);
 	return r < 0 ? 1 : 0;

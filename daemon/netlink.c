@@ -7,10 +7,14 @@
 #include <errno.h>
 #include <linux/cn_proc.h>
 #include <linux/connector.h>
+#include <arpa/inet.h>
+#include <linux/filter.h>
+#include <stddef.h>
 #include <netlink/netlink.h>
 #include <netlink/socket.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
 
 #define UEVENT_GROUP_KERNEL 1
 #define RCVBUF_SIZE (4 << 20)
@@ -59,22 +63,91 @@ int nlw_proc_msg(struct nl_msg *msg, void *arg)
 		    w->on_task)
 			w->on_task(w->arg, ev->event_data.fork.child_pid);
 		break;
-	case PROC_EVENT_COMM:
-		if (cn->len < need + sizeof(ev->event_data.comm))
+	case PROC_EVENT_EXIT:
+		if (cn->len < need + sizeof(ev->event_data.exit))
 			break;
-		/*
-		 * A rename through prctl() or /proc/PID/comm. Kthreads are
-		 * named with set_task_comm(), which sends none: see the
-		 * retry in main.c. task_is_kworker() still checks the parent.
-		 */
-		if (!strncmp(ev->event_data.comm.comm, "kworker/", 8) &&
-		    w->on_task)
-			w->on_task(w->arg, ev->event_data.comm.process_pid);
+		if (ev->event_data.exit.parent_tgid == KTHREADD_PID &&
+		    ev->event_data.exit.process_pid ==
+			    ev->event_data.exit.process_tgid &&
+		    w->on_exit)
+			w->on_exit(w->arg, ev->event_data.exit.process_pid);
 		break;
+	/*
+	 * No COMM: kernel threads are named with set_task_comm(), which
+	 * sends none (see the retry in main.c); a COMM event only ever
+	 * reports a user rename, which wqrtd has no business with.
+	 */
 	default:
 		break;
 	}
 	return NL_SKIP;
+}
+
+/* Offsets in a proc connector message: nlmsghdr, cn_msg, proc_event */
+#define CN_OFF NLMSG_HDRLEN
+#define EV_OFF (CN_OFF + offsetof(struct cn_msg, data))
+#define DATA_OFF (EV_OFF + offsetof(struct proc_event, event_data))
+#define FORK_PARENT_TGID \
+	(DATA_OFF + offsetof(struct fork_proc_event, parent_tgid))
+#define EXIT_PARENT_TGID \
+	(DATA_OFF + offsetof(struct exit_proc_event, parent_tgid))
+
+/*
+ * BPF_ABS loads are big-endian; the connector's fields are the host's:
+ * compare with the host value as a big-endian load reads it.
+ */
+#define HOST32(x) htonl(x)
+
+void nlw_proc_filter(struct sock_fprog *prog)
+{
+	static struct sock_filter code[13];
+	const struct sock_filter prog_code[ARRAY_SIZE(code)] = {
+		/* the proc connector's messages only */
+		BPF_STMT(BPF_LD | BPF_W | BPF_ABS,
+			 CN_OFF + offsetof(struct cn_msg, id.idx)),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, HOST32(CN_IDX_PROC), 0, 10),
+		BPF_STMT(BPF_LD | BPF_W | BPF_ABS,
+			 CN_OFF + offsetof(struct cn_msg, id.val)),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, HOST32(CN_VAL_PROC), 0, 8),
+		BPF_STMT(BPF_LD | BPF_W | BPF_ABS,
+			 EV_OFF + offsetof(struct proc_event, what)),
+		/* FORK whose parent is kthreadd */
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, HOST32(PROC_EVENT_FORK), 0,
+			 2),
+		BPF_STMT(BPF_LD | BPF_W | BPF_ABS, FORK_PARENT_TGID),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, HOST32(KTHREADD_PID), 3, 4),
+		/* EXIT of a child of kthreadd */
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, HOST32(PROC_EVENT_EXIT), 0,
+			 3),
+		BPF_STMT(BPF_LD | BPF_W | BPF_ABS, EXIT_PARENT_TGID),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, HOST32(KTHREADD_PID), 0, 1),
+		BPF_STMT(BPF_RET | BPF_K, 0xffffffff),
+		BPF_STMT(BPF_RET | BPF_K, 0),
+	};
+
+	memcpy(code, prog_code, sizeof(code));
+	prog->len = ARRAY_SIZE(code);
+	prog->filter = code;
+}
+
+/*
+ * The receive buffer, past net.core.rmem_max (SO_RCVBUFFORCE, with
+ * CAP_NET_ADMIN); said when it cannot be had.
+ */
+static void set_rcvbuf(struct nl_sock *sk, const char *what)
+{
+	int fd = nl_socket_get_fd(sk), size = RCVBUF_SIZE, got = 0;
+	socklen_t len = sizeof(got);
+
+	if (setsockopt(fd, SOL_SOCKET, SO_RCVBUFFORCE, &size, sizeof(size)))
+		nl_socket_set_buffer_size(sk, RCVBUF_SIZE, 0);
+	getsockopt(fd, SOL_SOCKET, SO_RCVBUF, &got, &len);
+	/* the kernel reports twice what it was asked for */
+	if (got < 2 * RCVBUF_SIZE)
+		log_warn("%s: receive buffer %d bytes, not %d: capped by net.core.rmem_max (no CAP_NET_ADMIN?)",
+			 what, got / 2, RCVBUF_SIZE);
+	else
+		log_debug("%s: receive buffer %d bytes", what, got / 2);
 }
 
 static struct nl_sock *open_sock(int protocol, int group)
@@ -91,13 +164,13 @@ static struct nl_sock *open_sock(int protocol, int group)
 		err = nl_socket_add_membership(sk, group);
 	if (!err)
 		err = nl_socket_set_nonblocking(sk);
-	if (!err)
-		err = nl_socket_set_buffer_size(sk, RCVBUF_SIZE, 0);
 	if (err) {
 		log_warn("netlink protocol %d: %s", protocol, nl_geterror(err));
 		nl_socket_free(sk);
 		return NULL;
 	}
+	set_rcvbuf(sk, protocol == NETLINK_CONNECTOR ? "proc connector" :
+						       "uevent");
 	return sk;
 }
 
@@ -106,12 +179,20 @@ int nlw_open_proc(struct nlw *w)
 	char buf[sizeof(struct cn_msg) + sizeof(enum proc_cn_mcast_op)];
 	struct cn_msg *cn = (struct cn_msg *)buf;
 	enum proc_cn_mcast_op op = PROC_CN_MCAST_LISTEN;
+	struct sock_fprog prog;
 	struct nl_msg *msg;
 	int err;
 
 	w->proc = open_sock(NETLINK_CONNECTOR, CN_IDX_PROC);
 	if (!w->proc)
 		return -EPROTONOSUPPORT;
+	/* every FORK, EXEC, EXIT of the system reaches this socket: the
+	 * kernel drops all but kthreadd's children's */
+	nlw_proc_filter(&prog);
+	if (setsockopt(nl_socket_get_fd(w->proc), SOL_SOCKET,
+		       SO_ATTACH_FILTER, &prog, sizeof(prog)))
+		log_warn("proc connector: cannot attach the event filter: %s; every fork costs a wakeup",
+			 strerror(errno));
 	nl_socket_modify_cb(w->proc, NL_CB_MSG_IN, NL_CB_CUSTOM, nlw_proc_msg,
 			    w);
 	memset(buf, 0, sizeof(buf));

@@ -17,6 +17,7 @@ struct nlw {
 	struct nl_sock *proc;
 	struct nl_sock *uevent;
 	void (*on_task)(void *arg, pid_t pid); /* maybe a new kworker */
+	void (*on_exit)(void *arg, pid_t pid); /* a kernel thread exited */
 	void (*on_wq)(void *arg, const char *name); /* workqueue added */
 	void (*on_overrun)(void *arg); /* events were lost */
 	void *arg;
@@ -31,6 +32,14 @@ int nlw_uevent_fd(const struct nlw *w);
 void nlw_proc_receive(struct nlw *w);
 void nlw_uevent_receive(struct nlw *w);
 void nlw_close(struct nlw *w);
+
+/*
+ * The classic BPF program the proc connector socket runs in the kernel:
+ * FORK and EXIT of kthreadd's children pass, every other event is
+ * dropped before it costs wqrtd anything.
+ */
+struct sock_fprog;
+void nlw_proc_filter(struct sock_fprog *prog);
 
 /* The handlers, reachable for tests with crafted messages. */
 int nlw_proc_msg(struct nl_msg *msg, void *arg);

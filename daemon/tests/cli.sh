@@ -32,7 +32,7 @@ rtprio = 20
 CONF
 printf '[wq:tty_flip]\npolicy = fifo\nrtpri = 20\n' > "$T/bad.conf"
 
-echo "1..14"
+echo "1..20"
 out=$("$B/wqrtd" --check -c "$T/good.conf" 2>&1)
 check "--check accepts a good file" [ $? -eq 0 ]
 out=$("$B/wqrtd" --check -c "$T/bad.conf" 2>&1)
@@ -61,6 +61,63 @@ printf '[wq:tty_flip]\nnice = 5\n' > "$T/nice.conf"
 check "--once exits 1 when a write fails" [ $? -eq 1 ]
 "$B/wqrtctl" check "$T/bad.conf" > /dev/null 2>&1
 check "wqrtctl check exits 78 on a bad file" [ $? -eq 78 ]
+
+
+# Issue 16.4: the configuration must be a root-owned regular file that
+# no one else can write
+out=$("$B/wqrtd" --check -c /tmp 2>&1)
+rc=$?
+check "--check -c /tmp: refused with 78" [ $rc -eq 78 ]
+check "...saying it is not a regular file" \
+	sh -c "echo '$out' | grep -qF '/tmp: not a regular file'"
+chmod 0666 "$T/good.conf"
+"$B/wqrtd" --check -c "$T/good.conf" > /dev/null 2>&1
+check "--check refuses a file others can write" [ $? -eq 78 ]
+chmod 0644 "$T/good.conf"
+
+# Issue 16.18: a root that is not there is a failure
+"$B/wqrtd" --once -c "$T/good.conf" --root /nonexistent > /dev/null 2>&1
+check "--once --root /nonexistent fails" [ $? -ne 0 ]
+
+# Issue 16.15: RELOADING=1 comes with MONOTONIC_USEC=
+python3 - "$T/notify" "$T/notify.log" <<'PY' &
+import socket, sys
+s = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+s.bind(sys.argv[1])
+s.settimeout(10)
+with open(sys.argv[2], "w") as f:
+    try:
+        while True:
+            f.write(s.recv(4096).decode().replace("\n", " ") + "\n")
+            f.flush()
+    except socket.timeout:
+        pass
+PY
+PY_PID=$!
+i=0
+while [ ! -S "$T/notify" ] && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done
+NOTIFY_SOCKET=$T/notify "$B/wqrtd" --foreground -c "$T/good.conf" \
+	--root "$T" 2> /dev/null &
+D_PID=$!
+i=0
+while ! grep -q READY=1 "$T/notify.log" 2>/dev/null && [ $i -lt 50 ]; do
+	sleep 0.1
+	i=$((i + 1))
+done
+kill -HUP $D_PID
+i=0
+while ! grep -q RELOADING=1 "$T/notify.log" 2>/dev/null && [ $i -lt 50 ]; do
+	sleep 0.1
+	i=$((i + 1))
+done
+kill -TERM $D_PID
+wait $D_PID
+check "SIGHUP: wqrtd sends RELOADING=1" grep -q RELOADING=1 "$T/notify.log"
+check "...with MONOTONIC_USEC= in the same message" \
+	grep -qE 'RELOADING=1.*MONOTONIC_USEC=[0-9]+|MONOTONIC_USEC=[0-9]+.*RELOADING=1' \
+	"$T/notify.log"
+kill $PY_PID 2>/dev/null
+wait $PY_PID 2>/dev/null
 
 echo "$((n - fail)) passed, $fail failed"
 [ $fail -eq 0 ]

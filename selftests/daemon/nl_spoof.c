@@ -8,9 +8,20 @@
  *   nl_spoof fork PID      proc connector FORK, parent kthreadd, child PID
  *   nl_spoof comm PID      proc connector COMM, PID renamed "kworker/u99:0"
  *
+ * and load for wqrtd's CPU measurements (any user can do these):
+ *
+ *   nl_spoof storm SECONDS RATE   fork (and reap) up to RATE children a
+ *                                 second; prints the count
+ *   nl_spoof rename SECONDS       rename itself "kworker/u9:N" in a loop
+ *                                 (prctl(PR_SET_NAME)); prints the count
+ *
  * Sending to a multicast group needs CAP_NET_ADMIN (root in the VM).
  */
 #include <errno.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
 #include <linux/cn_proc.h>
 #include <linux/connector.h>
 #include <netlink/msg.h>
@@ -108,14 +119,65 @@ static int send_proc(int what, int pid)
 	return 0;
 }
 
+static double now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+static int storm(double seconds, long rate)
+{
+	double start = now(), t;
+	long n = 0;
+	pid_t pid;
+
+	while ((t = now() - start) < seconds) {
+		if (n >= rate * t) {
+			usleep(200);
+			continue;
+		}
+		pid = vfork();
+		if (pid == 0)
+			_exit(0);
+		if (pid < 0)
+			return 1;
+		waitpid(pid, NULL, 0);
+		n++;
+	}
+	printf("%ld forks in %.1f s: %.0f/s\n", n, t, n / t);
+	return 0;
+}
+
+static int rename_loop(double seconds)
+{
+	double start = now();
+	char name[16];
+	long n = 0;
+
+	while (now() - start < seconds) {
+		snprintf(name, sizeof(name), "kworker/u9:%ld", n % 10);
+		prctl(PR_SET_NAME, name);
+		n++;
+	}
+	printf("%ld renames in %.1f s\n", n, seconds);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
+	if (argc == 4 && !strcmp(argv[1], "storm"))
+		return storm(atof(argv[2]), atol(argv[3]));
+	if (argc == 3 && !strcmp(argv[1], "rename"))
+		return rename_loop(atof(argv[2]));
 	if (argc == 3 && !strcmp(argv[1], "uevent"))
 		return send_uevent(argv[2]);
 	if (argc == 3 && !strcmp(argv[1], "fork"))
 		return send_proc(PROC_EVENT_FORK, atoi(argv[2]));
 	if (argc == 3 && !strcmp(argv[1], "comm"))
 		return send_proc(PROC_EVENT_COMM, atoi(argv[2]));
-	fprintf(stderr, "usage: nl_spoof uevent NAME | fork PID | comm PID\n");
+	fprintf(stderr,
+		"usage: nl_spoof uevent NAME | fork PID | comm PID | storm SECONDS RATE | rename SECONDS\n");
 	return 64;
 }
