@@ -11,26 +11,26 @@ wq=wqrt_test_unbound
 dir=/sys/devices/virtual/workqueue/$wq
 conf=/etc/wqrt.conf
 module=/usr/lib/wqrt/selftests/wqrt_test.ko
-n=0
-failed=0
 
-ok() { # COND_STATUS DESCRIPTION
-	n=$((n + 1))
-	if [ "$1" = 0 ]; then
-		echo "ok $n $2"
-	else
-		echo "not ok $n $2"
-		failed=$((failed + 1))
-	fi
-}
+# The shared helpers: beside this directory in the source tree, or where
+# mkimage.sh installs them.
+for lib in "$(dirname "$0")/../lib" /usr/lib/wqrt/lib; do
+	[ -f "$lib/ktap.sh" ] && break
+done
+. "$lib/ktap.sh"
+. "$lib/task.sh"
 
 check() { # DESCRIPTION COMMAND...: ok when COMMAND succeeds
-	local d=$1
+	local d=$1 rc
 	shift
 	"$@" >/tmp/check.out 2>&1
-	local rc=$?
-	ok $rc "$d"
-	[ $rc = 0 ] || sed 's/^/#   /' /tmp/check.out | head -n 20
+	rc=$?
+	if [ $rc = 0 ]; then
+		ktap_test_pass "$d"
+	else
+		ktap_test_fail "$d"
+		sed 's/^/#   /' /tmp/check.out | head -n 20
+	fi
 }
 
 # within SECONDS COMMAND...: poll every 0.1 s until COMMAND succeeds
@@ -46,28 +46,16 @@ within() {
 
 attr() { cat "$dir/$1"; }
 
-# Policy name and rt priority of a task, from /proc/PID/stat fields 41, 40.
-task_sched() {
-	local f
-	f=$(sed 's/^.*) //' "/proc/$1/stat" 2>/dev/null) || return 1
-	set -- $f
-	local prio=${38} pol=${39}
-	case $pol in 0) pol=normal ;; 1) pol=fifo ;; 2) pol=rr ;; esac
-	echo "$pol $prio"
-}
-
 # Every kworker of the workqueue's pools (pool_ids) runs POLICY PRIO.
 kworkers_are() {
-	local want="$1 $2" id pid comm seen=0
-	for id in $(tr ' ' '\n' <"$dir/pool_ids" | cut -d: -f2); do
-		for pid in $(pgrep "^kworker/u$id:"); do
-			seen=$((seen + 1))
-			got=$(task_sched "$pid") || continue
-			if [ "$got" != "$want" ]; then
-				echo "kworker pid $pid ($(cat /proc/$pid/comm)): $got, want $want"
-				return 1
-			fi
-		done
+	local want="$1 $2" pid got seen=0
+	for pid in $(wq_kworkers "$wq"); do
+		seen=$((seen + 1))
+		got=$(task_sched_name "$pid") || continue
+		if [ "$got" != "$want" ]; then
+			echo "kworker pid $pid ($(task_comm "$pid")): $got, want $want"
+			return 1
+		fi
 	done
 	[ $seen -gt 0 ] || { echo "no kworker found for pools $(cat "$dir/pool_ids")"; return 1; }
 }
@@ -76,11 +64,11 @@ wq_is() { # POLICY RTPRIO NR_IDLE_EXTRA PRIVATE
 	[ "$(attr policy) $(attr rtprio) $(attr nr_idle_extra) $(attr private)" = "$*" ]
 }
 
-echo "TAP version 13"
-echo "1..19"
-echo "# kernel $(uname -r), systemd $(systemctl --version | head -n 1 | cut -d' ' -f2)"
+ktap_print_header
+ktap_set_plan 19
+ktap_print_msg "kernel $(uname -r), systemd $(systemctl --version | head -n 1 | cut -d' ' -f2)"
 
-insmod "$module" || echo "# cannot load $module"
+insmod "$module" || ktap_print_msg "cannot load $module"
 orig="$(attr policy) $(attr rtprio) $(attr nr_idle_extra) $(attr private)"
 
 check "the example /etc/wqrt.conf is installed and valid" \
@@ -166,6 +154,7 @@ while read -r prog args; do
 	sed 's/^/#   /' /tmp/st.out
 	[ $rc = 0 ] || [ $rc = 4 ] || fails=$((fails + 1))
 done <list
-ok $fails "the kselftests pass with wqrtd running ($fails program(s) failed)"
+ktap_test_result "the kselftests pass with wqrtd running ($fails program(s) failed)" \
+	[ $fails = 0 ]
 systemctl stop wqrtd
-exit $failed
+ktap_finished

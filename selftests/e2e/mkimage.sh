@@ -4,8 +4,8 @@
 # mkimage.sh OUT.cpio SELFTESTS_DIR: the systemd VM's root as an
 # uncompressed initramfs (no block layer needed). wqrt is installed into it
 # the way a user installs it (make install DESTDIR=... PREFIX=/usr), with
-# the test module, the selftests and the e2e unit, which runs day.sh at
-# boot and powers off.
+# the test module, the selftests, the shell test helpers (selftests/lib)
+# and the e2e unit, which runs day.sh at boot and powers off.
 set -euo pipefail
 
 out=$1
@@ -24,10 +24,12 @@ make --no-print-directory -C "$top/daemon" O="$build/daemon" \
 	DESTDIR="$root" PREFIX=/usr install >/dev/null
 [ -f "$root/etc/wqrt.conf" ] || { echo "mkimage: make install left no /etc/wqrt.conf" >&2; exit 1; }
 
-mkdir -p "$root/usr/lib/wqrt/selftests" "$root/usr/lib/wqrt/e2e"
+mkdir -p "$root/usr/lib/wqrt/selftests" "$root/usr/lib/wqrt/e2e" \
+	"$root/usr/lib/wqrt/lib"
 cp -a "$selftests/bin/." "$root/usr/lib/wqrt/selftests/"
 cp "$selftests"/modules/*.ko "$root/usr/lib/wqrt/selftests/"
 install -m 0755 "$here/day.sh" "$root/usr/lib/wqrt/e2e/day.sh"
+install -m 0644 "$here"/../lib/*.sh "$root/usr/lib/wqrt/lib/"
 install -m 0644 "$here/wqrt-e2e.service" "$root/etc/systemd/system/"
 ln -sf /etc/systemd/system/wqrt-e2e.service \
 	"$root/etc/systemd/system/multi-user.target.wants/wqrt-e2e.service"
