@@ -16,7 +16,7 @@ DESTDIR ?=
 .PHONY: help all deps kernel kernel-plain kernel-tree kernel-export \
 	checkpatch daemon daemon-test selftests vm-run vm-shell \
 	vm-test check check-vm check-unit demo install clean distclean \
-	kernel-each race-demo e2e
+	kernel-each race-demo e2e fuzz
 
 help:
 	@echo "wqrt targets:"
@@ -34,6 +34,7 @@ help:
 	@echo "  make vm-shell      interactive shell in the VM (Ctrl-a x quits)"
 	@echo "  make bench         benchmarks: dispatch latency under load, enqueue throughput (build/bench/)"
 	@echo "  make install       install wqrtd, wqrtctl, the unit, man pages (DESTDIR, PREFIX)"
+	@echo "  make fuzz          libFuzzer on wqrtd's parsers, FUZZ_SECONDS (600) per target"
 
 all: daemon kernel selftests
 
@@ -62,6 +63,13 @@ daemon: deps
 
 daemon-test: deps
 	@$(MAKE) --no-print-directory -C daemon O=$(BUILD)/daemon test
+
+# libFuzzer targets (fuzz/): each runs FUZZ_SECONDS; a crash fails with
+# its reproducer under build/fuzz/crashes/.
+FUZZ_SECONDS ?= 600
+fuzz: deps
+	@$(MAKE) --no-print-directory -C fuzz O=$(BUILD)/fuzz run \
+		FUZZ_SECONDS=$(FUZZ_SECONDS) $(if $(FUZZ_TARGETS),FUZZ_TARGETS="$(FUZZ_TARGETS)")
 
 VM := selftests/vm/vm.sh
 

@@ -46,6 +46,15 @@ f=$((f + $(grep -aE '^[0-9]+ passed, [0-9]+ failed' "$log" | awk '{s += $3} END 
 [ "$rc" = 0 ] || [ "$f" -gt 0 ] || f=1
 record daemon-unit "$p" "$f"
 
+stage "fuzz: each libFuzzer target of wqrtd's parsers for 30 s"
+log=$results/fuzz.log
+"${make_q[@]}" fuzz FUZZ_SECONDS=30 2>&1 | tee "$log"
+rc=${PIPESTATUS[0]}
+p=$(grep -c 'execs, no finding$' "$log")
+f=$(grep -c ': FINDING' "$log")
+[ "$rc" = 0 ] || [ "$f" -gt 0 ] || f=1
+record fuzz "$p" "$f"
+
 stage "harness: the QEMU accelerator choice (host side)"
 log=$results/harness.log
 selftests/vm/test-accel.sh | tee "$log"

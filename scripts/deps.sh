@@ -21,6 +21,7 @@ packages=(
 	libiniparser-dev libcmocka-dev
 	# man pages, benchmarks, the systemd VM
 	mandoc gnuplot-nox rt-tests debootstrap e2fsprogs
+	clang-14 libclang-rt-14-dev
 )
 
 missing=()

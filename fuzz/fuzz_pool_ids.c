@@ -1,0 +1,18 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* parse_pool_ids(): a workqueue's pool_ids attribute */
+#include "discover.h"
+#include "fuzz.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	char *s = fuzz_str(data, size);
+	int ids[MAX_POOLS], n;
+
+	if (!s)
+		return 0;
+	n = parse_pool_ids(s, ids, MAX_POOLS);
+	if (n > MAX_POOLS)
+		abort();
+	free(s);
+	return 0;
+}
