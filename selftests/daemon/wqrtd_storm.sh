@@ -27,18 +27,13 @@ policy = fifo
 rtprio = 3
 CONF
 
-# utime + stime of a task, in clock ticks (fields 14, 15)
-cpu_ticks() {
-	sed 's/.*) //' "/proc/$1/stat" | awk '{ print $12 + $13 }'
-}
-
 # Run "$@" and check wqrtd's CPU during it
 measure() {
 	_what=$1
 	shift
-	_before=$(cpu_ticks "$DPID")
+	_before=$(task_cpu_ticks "$DPID")
 	_out=$("$@")
-	_after=$(cpu_ticks "$DPID")
+	_after=$(task_cpu_ticks "$DPID")
 	_used=$((_after - _before))
 	ktap_print_msg "$_what: $_out; wqrtd used $_used tick(s) (at most $MAX_TICKS)"
 	[ "$_used" -le "$MAX_TICKS" ]

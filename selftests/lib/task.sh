@@ -19,9 +19,10 @@
 : "${TASK_PROC:=/proc}"
 : "${WQ_SYSFS:=/sys/devices/virtual/workqueue}"
 
-# task_read PID: set TASK_COMM, TASK_STATE, TASK_PPID, TASK_RTPRIO (field
-# 40) and TASK_POLICY (field 41: 0 SCHED_OTHER, 1 FIFO, 2 RR, 3 BATCH,
-# 5 IDLE, 6 DEADLINE) from PID's stat. Fails when the task is gone.
+# task_read PID: set TASK_COMM, TASK_STATE, TASK_PPID, TASK_UTIME and
+# TASK_STIME (fields 14, 15: clock ticks), TASK_RTPRIO (field 40) and
+# TASK_POLICY (field 41: 0 SCHED_OTHER, 1 FIFO, 2 RR, 3 BATCH, 5 IDLE,
+# 6 DEADLINE) from PID's stat. Fails when the task is gone.
 task_read() {
 	# read(1) costs no fork; a comm with a newline needs the whole file.
 	IFS= read -r __task_stat 2>/dev/null <"$TASK_PROC/$1/stat" || return 1
@@ -42,6 +43,8 @@ __task_parse() {
 	[ $# -ge 39 ] || return 1
 	TASK_STATE=$1
 	TASK_PPID=$2
+	TASK_UTIME=${12}
+	TASK_STIME=${13}
 	TASK_RTPRIO=${38}
 	TASK_POLICY=${39}
 }
@@ -53,6 +56,11 @@ task_comm() {
 # "POLICY RTPRIO" as numbers, e.g. "0 0" or "1 20".
 task_sched() {
 	task_read "$1" && echo "$TASK_POLICY $TASK_RTPRIO"
+}
+
+# The CPU time a task used, user and system, in clock ticks (USER_HZ).
+task_cpu_ticks() {
+	task_read "$1" && echo $((TASK_UTIME + TASK_STIME))
 }
 
 # The name of a policy number, as the workqueue's policy attribute and
