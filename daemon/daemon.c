@@ -35,6 +35,7 @@ void daemon_free(struct daemon *d)
 	free(d->kws);
 	free(d->shared);
 	free(d->warned);
+	free(d->pool_map);
 	state_free(&d->state);
 	config_free(d->cfg);
 	memset(d, 0, sizeof(*d));
@@ -78,6 +79,7 @@ static struct wq_track *wq_add(struct daemon *d, const char *name)
 	v += d->nwqs++;
 	memset(v, 0, sizeof(*v));
 	snprintf(v->name, sizeof(v->name), "%s", name);
+	d->pool_map_ok = false;
 	/* a previous instance changed it: its originals are the real ones */
 	state_take(&d->state, name, &v->orig);
 	return v;
@@ -86,6 +88,7 @@ static struct wq_track *wq_add(struct daemon *d, const char *name)
 static void wq_drop(struct daemon *d, struct wq_track *t)
 {
 	*t = d->wqs[--d->nwqs];
+	d->pool_map_ok = false;
 }
 
 /* The pools of a workqueue without a policy rule: no kworker of theirs
@@ -107,6 +110,7 @@ static void note_shared(struct daemon *d, const char *name,
 	memcpy(v + d->nshared, ids, n * sizeof(*ids));
 	d->shared = v;
 	d->nshared += n;
+	d->pool_map_ok = false;
 }
 
 /*
@@ -150,6 +154,7 @@ static void wq_settle(struct daemon *d, struct wq_track *t,
 	}
 	n = wq_read_pool_ids(d->root, t->name, t->pools, MAX_POOLS);
 	t->npools = n > 0 ? n : 0;
+	d->pool_map_ok = false;
 }
 
 static void apply_wq(struct daemon *d, const char *name)
@@ -189,8 +194,10 @@ static void plan_one_wq(struct daemon *d, const char *name,
 	 * workers the kernel creates with them: the workers of the pools it
 	 * uses now (shared ones, before its first policy) are not its own.
 	 */
-	if (wq_find(d, name) == t && (p.todo & ~WA_BIT(WA_MAX_ACTIVE)))
+	if (wq_find(d, name) == t && (p.todo & ~WA_BIT(WA_MAX_ACTIVE))) {
 		t->npools = 0;
+		d->pool_map_ok = false;
+	}
 }
 
 static struct kw_track *kw_find(struct daemon *d, pid_t pid)
@@ -246,12 +253,61 @@ static void kw_drop(struct daemon *d, struct kw_track *k)
 	*k = d->kws[--d->nkws];
 }
 
+#define POOL_MAP_MAX (1 << 16)
+
+/*
+ * pool id -> the profiled workqueue whose worker it is: one lookup per
+ * kworker, not a walk over every workqueue's pools (4000 kworkers times
+ * 1000 workqueues on a big machine). Rebuilt after the workqueues or
+ * their pools change; without it (pool ids past POOL_MAP_MAX) plan.c
+ * walks the lists.
+ */
+static void pool_map_build(struct daemon *d)
+{
+	size_t i, need = 0;
+	int j, *v;
+
+	for (i = 0; i < d->nwqs; i++)
+		for (j = 0; j < d->wqs[i].npools; j++)
+			if ((size_t)d->wqs[i].pools[j] + 1 > need)
+				need = d->wqs[i].pools[j] + 1;
+	if (need > POOL_MAP_MAX)
+		return;
+	v = realloc(d->pool_map, (need ? need : 1) * sizeof(*v));
+	if (!v)
+		return;
+	d->pool_map = v;
+	d->npool_map = need;
+	for (i = 0; i < need; i++)
+		v[i] = -1;
+	for (i = d->nwqs; i-- > 0;) {
+		const struct wq_track *t = &d->wqs[i];
+
+		if (t->failed || !(t->want.set & WA_BIT(WA_POLICY)))
+			continue;
+		for (j = 0; j < t->npools; j++)
+			if (t->pools[j] >= 0)
+				v[t->pools[j]] = i; /* the first in wqs wins */
+	}
+	/* a pool a workqueue without a policy rule uses is shared */
+	for (i = 0; i < d->nshared; i++)
+		if (d->shared[i] >= 0 && (size_t)d->shared[i] < need)
+			v[d->shared[i]] = -1;
+	d->pool_map_ok = true;
+}
+
 static int plan_one_kw(struct daemon *d, const struct task_info *ti,
 		       struct kw_plan *p)
 {
-	const struct kw_scope sc = { d->cfg, d->wqs, d->nwqs, d->shared,
-				     d->nshared };
+	struct kw_scope sc = { d->cfg, d->wqs, d->nwqs, d->shared, d->nshared,
+			       NULL, 0 };
 
+	if (!d->pool_map_ok)
+		pool_map_build(d);
+	if (d->pool_map_ok) {
+		sc.pool_map = d->pool_map;
+		sc.npool_map = d->npool_map;
+	}
 	return plan_kw(&d->ax, &sc, ti, p);
 }
 
@@ -341,6 +397,7 @@ static void scan_wqs(struct daemon *d, wq_visit_fn cb, void *arg)
 
 	d->failures = 0;
 	d->nshared = 0;
+	d->pool_map_ok = false;
 	for (i = 0; i < d->nwqs; i++)
 		d->wqs[i].seen = false;
 	err = for_each_workqueue(d->root, cb, arg);
@@ -524,6 +581,7 @@ int daemon_restore(struct daemon *d)
 			d->wqs[keep++] = d->wqs[i];
 	}
 	d->nwqs = keep;
+	d->pool_map_ok = false;
 	for (i = 0, keep = 0; i < d->nkws; i++) {
 		if (kw_restore(&d->ax, &d->kws[i]))
 			fails++;

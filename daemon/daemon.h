@@ -38,6 +38,9 @@ struct daemon {
 	size_t nkws;
 	int *shared; /* S: pools of workqueues without a policy rule */
 	size_t nshared;
+	int *pool_map; /* S: pool id -> index in wqs of its owner, or -1 */
+	size_t npool_map;
+	bool pool_map_ok; /* S: pool_map is up to date */
 	unsigned int failures; /* S: permanent failures of the last pass */
 	pid_t *warned; /* S: kworkers told about (ambiguous rescuer name) */
 	size_t nwarned;

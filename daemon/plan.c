@@ -262,6 +262,8 @@ static const struct wq_track *rescuer_of(const struct kw_scope *sc,
 	const struct wq_track *best = NULL, *t;
 	size_t i, n = 0, len = 0;
 
+	if (c->kind != KW_RESCUER)
+		return NULL;
 	for (i = 0; i < sc->nwqs; i++) {
 		t = &sc->wqs[i];
 		if (t->failed || !(t->want.set & WA_BIT(WA_POLICY)) ||
@@ -311,7 +313,20 @@ static bool kw_owner(const struct kw_scope *sc, const struct task_info *ti,
 	}
 	if (p->ambiguous[0])
 		return false;
-	for (i = 0; c.kind == KW_UNBOUND &&
+	if (c.kind == KW_UNBOUND && sc->pool_map) {
+		int w = (size_t)c.pool < sc->npool_map ? sc->pool_map[c.pool] :
+							  -1;
+
+		if (w >= 0) {
+			t = &sc->wqs[w];
+			want_sched(want, &t->want);
+			p->keep = true;
+			snprintf(p->owner, sizeof(p->owner), "pool %d of %s",
+				 c.pool, t->name);
+			return true;
+		}
+	}
+	for (i = 0; c.kind == KW_UNBOUND && !sc->pool_map &&
 		    !pool_in(c.pool, sc->shared, sc->nshared) && i < sc->nwqs;
 	     i++) {
 		t = &sc->wqs[i];

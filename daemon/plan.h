@@ -131,6 +131,13 @@ struct kw_scope {
 	/* S: pools also used by workqueues not profiled with a policy */
 	const int *shared;
 	size_t nshared;
+	/*
+	 * Or, when set, the pools at once: pool_map[pool] is the index in
+	 * wqs of the workqueue whose worker it is, -1 for none (shared, or
+	 * nobody's); pools past npool_map are nobody's.
+	 */
+	const int *pool_map;
+	size_t npool_map;
 };
 
 /*
