@@ -288,7 +288,7 @@ static int kw_set(const struct apply_ctx *ax, struct kw_track *k,
 		goto out;
 	}
 	err = o->sched_set(o->ctx, k->pid, target);
-	gone = fd >= 0 && o->pidfd_exited(o->ctx, fd) != 0;
+	gone = fd >= 0 && o->pidfd_exited(o->ctx, fd) == 1;
 	if (gone || !kw_same(ax, k, &t)) {
 		if (!err)
 			kw_disown(ax, k, target);

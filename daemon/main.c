@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <systemd/sd-daemon.h>
 #include <systemd/sd-event.h>
 #include <unistd.h>
@@ -351,13 +352,14 @@ static int on_hup(sd_event_source *s, const struct signalfd_siginfo *si,
 {
 	struct ctx *c = arg;
 
-	uint64_t now;
+	struct timespec now;
 
 	(void)s, (void)si;
 	/* systemd >= 253 pairs RELOADING=1 with the time it was sent */
-	sd_event_now(c->ev, CLOCK_MONOTONIC, &now);
+	clock_gettime(CLOCK_MONOTONIC, &now);
 	sd_notifyf(0, "RELOADING=1\nMONOTONIC_USEC=%llu",
-		   (unsigned long long)now);
+		   (unsigned long long)now.tv_sec * USEC_PER_SEC +
+			   now.tv_nsec / 1000);
 	log_clear_last_error();
 	if (daemon_reload(&c->d, c->o.conf) == 0)
 		arm_timer(c);
