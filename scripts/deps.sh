@@ -27,8 +27,14 @@ packages=(
 missing=()
 for p in "${packages[@]}"; do
 	case "$p" in \#*) continue ;; esac
-	status=$(dpkg-query -W -f='${db:Status-Status}' "$p" 2>/dev/null || true)
-	[ "$status" = installed ] || missing+=("$p")
+	# A bare name means the host's own architecture (or "all"): with a
+	# foreign one enabled, it can match an installation of both.
+	case "$p" in
+	*:*) want="installed ${p#*:}" ;;
+	*) want="installed ($(dpkg --print-architecture)|all)" ;;
+	esac
+	dpkg-query -W -f='${db:Status-Status} ${Architecture}\n' "${p%:*}" 2>/dev/null |
+		grep -qxE "$want" || missing+=("$p")
 done
 
 if [ "${#missing[@]}" -eq 0 ]; then
@@ -43,11 +49,20 @@ if [ "${1:-}" = --check ]; then
 fi
 if [ "$(id -u)" != 0 ]; then
 	echo "wqrt: missing packages; as root run:" >&2
+	for a in $(printf '%s\n' "${missing[@]}" | sed -n 's/.*:\([a-z0-9]*\)$/\1/p' | sort -u); do
+		dpkg --print-foreign-architectures | grep -qx "$a" ||
+			echo "  dpkg --add-architecture $a" >&2
+	done
 	echo "  apt-get update && $line" >&2
 	exit 1
 fi
 echo "wqrt: installing ${#missing[@]} missing package(s): ${missing[*]}"
 export DEBIAN_FRONTEND=noninteractive
+# Packages of a foreign architecture (name:arch) need it enabled first.
+for a in $(printf '%s\n' "${missing[@]}" | sed -n 's/.*:\([a-z0-9]*\)$/\1/p' | sort -u); do
+	dpkg --print-foreign-architectures | grep -qx "$a" ||
+		dpkg --add-architecture "$a"
+done
 apt-get update -q
 # shellcheck disable=SC2086
 $line

@@ -133,7 +133,10 @@ apply_series() {
 TEST_FRAGMENTS="wqrt.config systemd.config debug.config selftests/wqrt/config"
 flavour_spec() {
 	FL_VARIANT=
+	FL_ARCH=x86_64
 	case "$1" in
+	test-arm64) FL_ARCH=arm64 FL_SERIES=1
+		FL_FRAGMENTS="$TEST_FRAGMENTS debug-series.config?" ;;
 	test)	FL_SERIES=1 FL_FRAGMENTS="$TEST_FRAGMENTS debug-series.config?" ;;
 	plain)	FL_SERIES=0 FL_FRAGMENTS="$TEST_FRAGMENTS" ;;
 	race)	FL_SERIES=1 FL_VARIANT=race
@@ -142,7 +145,13 @@ flavour_spec() {
 	perf-plain) FL_SERIES=0 FL_FRAGMENTS="wqrt.config perf.config" ;;
 	perf-alt) FL_SERIES=1 FL_VARIANT=task-pointer
 		FL_FRAGMENTS="wqrt.config perf.config" ;;
-	*)	die "unknown kernel flavour '$1' (test, plain, race, perf, perf-plain, perf-alt)" ;;
+	*)	die "unknown kernel flavour '$1' (test, plain, test-arm64, race, perf, perf-plain, perf-alt)" ;;
+	esac
+	# Every flavour starts from its architecture's own fragment.
+	FL_FRAGMENTS="$FL_ARCH.config $FL_FRAGMENTS"
+	case "$FL_ARCH" in
+	x86_64) FL_CROSS= FL_IMAGE=arch/x86/boot/bzImage ;;
+	arm64) FL_CROSS=aarch64-linux-gnu- FL_IMAGE=arch/arm64/boot/Image ;;
 	esac
 }
 
@@ -208,8 +217,9 @@ flavour_fragments() {
 	done
 }
 
-# kmake SRC OBJ ARGS...: the kernel's make for x86_64, through ccache when
-# it is installed. CCACHE_BASEDIR makes the paths of every tree relative, so
+# kmake SRC OBJ ARGS...: the kernel's make for the flavour's architecture
+# (flavour_spec sets FL_ARCH and FL_CROSS), through ccache when it is
+# installed. CCACHE_BASEDIR makes the paths of every tree relative, so
 # a new tree (another flavour, kernel-each, a developer's own) gets the
 # objects of the same source and configuration from the cache instead of
 # compiling them again; a changed file misses and is compiled, so the cache
@@ -217,13 +227,15 @@ flavour_fragments() {
 kmake() {
 	local src=$1 obj=$2
 	shift 2
+	local -a arch=(ARCH="$FL_ARCH" ${FL_CROSS:+CROSS_COMPILE=$FL_CROSS})
 	if command -v ccache >/dev/null; then
 		CCACHE_DIR=${CCACHE_DIR:-$WQRT_CACHE/ccache} \
 		CCACHE_BASEDIR=$WQRT_CACHE/tree CCACHE_NOHASHDIR=1 \
 		CCACHE_MAXSIZE=${CCACHE_MAXSIZE:-10G} \
-			make -C "$src" O="$obj" ARCH=x86_64 CC="ccache gcc" "$@"
+			make -C "$src" O="$obj" "${arch[@]}" \
+			CC="ccache ${FL_CROSS}gcc" "$@"
 	else
-		make -C "$src" O="$obj" ARCH=x86_64 "$@"
+		make -C "$src" O="$obj" "${arch[@]}" "$@"
 	fi
 }
 
@@ -241,7 +253,8 @@ kconfig() {
 	(cd "$cfg" && "$src/scripts/kconfig/merge_config.sh" -m -O "$cfg" \
 		"$cfg/.config" "$@" >/dev/null)
 	kmake "$src" "$cfg" -s olddefconfig >/dev/null
-	"$WQRT_KDIR/scripts/check-config.sh" "$cfg/.config" "$@"
+	"$WQRT_KDIR/scripts/check-config.sh" "$cfg/.config" "$@" ||
+		die "the configuration of $obj lacks options its fragments ask for (above)"
 	cmp -s "$cfg/.config" "$obj/.config" || cp "$cfg/.config" "$obj/.config"
 	rm -rf "$cfg"
 }
@@ -281,7 +294,7 @@ build_kernel() {
 			sed -n '/^# --- kernel build model/,$p' "$WQRT_KDIR/scripts/common.sh" |
 				sha256sum
 			sha256sum <"$WQRT_KDIR/scripts/check-config.sh"
-			gcc --version | head -n 1
+			"${FL_CROSS}gcc" --version | head -n 1
 		} | sha256sum | cut -c1-16
 	)
 	if [ -f "$obj/.wqrt-key" ] && [ "$(cat "$obj/.wqrt-key")" = "$key" ]; then

@@ -3,10 +3,11 @@
 #
 # /init of the wqrt test initramfs. The kernel command line says what to do:
 #   wqrt.mode=check   run the selftest programs listed in
-#                     /usr/lib/wqrt/selftests/list (TAP on ttyS1)
-#   wqrt.mode=script  run /wqrt/run.sh (output on ttyS1)
+#                     /usr/lib/wqrt/selftests/list (TAP on the tap device)
+#   wqrt.mode=script  run /wqrt/run.sh (output on the tap device)
 #   wqrt.mode=shell   an interactive shell on the console
-# then power off. The host runner reads ttyS1 and the console log.
+#   wqrt.tap=DEV      the tap device: ttyS1 (default), hvc0 on arm64
+# then power off. The host runner reads the tap device and the console log.
 
 /bin/busybox mkdir -p /proc /sys /dev /tmp /run /sbin /usr/bin /usr/sbin
 /bin/busybox mount -t proc proc /proc
@@ -23,9 +24,11 @@ export HOME=/root
 hostname wqrt-vm
 
 mode=check
+tap=ttyS1
 for arg in $(cat /proc/cmdline); do
 	case "$arg" in
 	wqrt.mode=*) mode=${arg#wqrt.mode=} ;;
+	wqrt.tap=*) tap=${arg#wqrt.tap=} ;;
 	esac
 done
 
@@ -45,7 +48,7 @@ if [ "$mode" = shell ]; then
 	poweroff -f
 fi
 
-exec 3>/dev/ttyS1
+exec 3>"/dev/$tap"
 echo "WQRT-BEGIN $kver" >&3
 
 if [ "$mode" = script ]; then

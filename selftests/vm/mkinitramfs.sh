@@ -17,6 +17,24 @@ selftests=$2
 script=${3:-}
 top=$(cd "$(dirname "$0")/../.." && pwd)
 build=${WQRT_BUILD:-$top/build}
+# The guest's architecture (vm.sh sets it from the kernel): x86_64 takes
+# busybox, chrt and the libraries from the host; arm64 takes busybox and
+# chrt from selftests/vm/sysroot.sh and the libraries from the multiarch
+# directories.
+arch=${WQRT_ARCH:-x86_64}
+daemon=${WQRT_DAEMON_DIR:-$build/daemon}
+case "$arch" in
+x86_64)
+	busybox=/bin/busybox chrt=$(command -v chrt || true)
+	cyclictest=$(command -v cyclictest || true)
+	;;
+arm64)
+	sysroot=$("$top/selftests/vm/sysroot.sh" "$arch")
+	busybox=$sysroot/bin/busybox chrt=$sysroot/usr/bin/chrt cyclictest=
+	triplet=aarch64-linux-gnu
+	;;
+*) echo "mkinitramfs: no support for $arch guests" >&2; exit 2 ;;
+esac
 
 root=$(mktemp -d)
 trap 'rm -rf "$root"' EXIT
@@ -24,7 +42,7 @@ trap 'rm -rf "$root"' EXIT
 mkdir -p "$root"/{bin,sbin,etc,proc,sys,dev,tmp,run,root,wqrt} \
 	"$root"/usr/{bin,sbin,lib/wqrt/selftests,lib/wqrt/daemon-tests,lib/wqrt/lib} \
 	"$root"/lib/wqrt
-cp /bin/busybox "$root/bin/busybox"
+cp "$busybox" "$root/bin/busybox"
 install -m 0755 "$top/selftests/vm/init.sh" "$root/init"
 echo "root:x:0:0:root:/root:/bin/sh" >"$root/etc/passwd"
 echo "root:x:0:" >"$root/etc/group"
@@ -46,27 +64,23 @@ if [ -d "$top/selftests/daemon" ]; then
 	cp -a "$top/selftests/daemon/." "$root/usr/lib/wqrt/daemon-tests/"
 fi
 for f in wqrtd wqrtctl; do
-	if [ -x "$build/daemon/$f" ]; then
+	if [ -x "$daemon/$f" ]; then
 		case $f in
-		wqrtd) cp "$build/daemon/$f" "$root/usr/sbin/" ;;
-		*) cp "$build/daemon/$f" "$root/usr/bin/" ;;
+		wqrtd) cp "$daemon/$f" "$root/usr/sbin/" ;;
+		*) cp "$daemon/$f" "$root/usr/bin/" ;;
 		esac
 	fi
 done
-[ -x "$build/daemon/nl_spoof" ] &&
-	cp "$build/daemon/nl_spoof" "$root/usr/lib/wqrt/daemon-tests/"
+[ -x "$daemon/nl_spoof" ] &&
+	cp "$daemon/nl_spoof" "$root/usr/lib/wqrt/daemon-tests/"
 # The daemon's VM tests run after the kselftests, from the same list.
 for f in "$root"/usr/lib/wqrt/daemon-tests/wqrtd_*.sh; do
 	[ -e "$f" ] || continue
 	echo "../daemon-tests/$(basename "$f")" >>"$root/usr/lib/wqrt/selftests/list"
 done
 [ -f "$top/conf/wqrt.conf" ] && cp "$top/conf/wqrt.conf" "$root/etc/wqrt.conf"
-if command -v chrt >/dev/null; then
-	cp "$(command -v chrt)" "$root/usr/bin/chrt"
-fi
-if command -v cyclictest >/dev/null; then
-	cp "$(command -v cyclictest)" "$root/usr/bin/cyclictest"
-fi
+[ -z "$chrt" ] || cp "$chrt" "$root/usr/bin/chrt"
+[ -z "$cyclictest" ] || cp "$cyclictest" "$root/usr/bin/cyclictest"
 
 if [ -n "$script" ]; then
 	install -m 0755 "$script" "$root/wqrt/run.sh"
@@ -75,11 +89,33 @@ if [ -n "$script" ]; then
 	install -m 0755 "$script" "$root/wqrt/run.sh"
 fi
 
+# The shared libraries ELF $1 needs, as host paths: ldd for the host's
+# own architecture; for another one its DT_NEEDED entries and interpreter,
+# found in the multiarch directories and followed recursively.
+needed_libs() {
+	local elf=$1 lib dir
+	if [ "$arch" = x86_64 ]; then
+		ldd "$elf" 2>/dev/null | grep -oE '/[^ ]+\.so[^ ]*' || true
+		return
+	fi
+	LC_ALL=C readelf -l "$elf" 2>/dev/null |
+		sed -n 's/.*Requesting program interpreter: \(.*\)]/\1/p'
+	for lib in $(LC_ALL=C readelf -d "$elf" 2>/dev/null |
+		sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p'); do
+		for dir in /lib/$triplet /usr/lib/$triplet; do
+			[ -e "$dir/$lib" ] || continue
+			echo "$dir/$lib"
+			needed_libs "$(readlink -f "$dir/$lib")"
+			break
+		done
+	done
+}
+
 # Shared libraries of every dynamically linked program in the image.
 find "$root" -type f -perm -u+x | while read -r elf; do
 	file_type=$(head -c 4 "$elf" | od -An -c | tr -d ' ')
 	[ "$file_type" = '177ELF' ] || continue
-	ldd "$elf" 2>/dev/null | grep -oE '/[^ ]+\.so[^ ]*' || true
+	needed_libs "$elf"
 done | sort -u | while read -r lib; do
 	[ -e "$lib" ] || continue
 	real=$(readlink -f "$lib")

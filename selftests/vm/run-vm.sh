@@ -3,9 +3,10 @@
 #
 # run-vm.sh [options] KERNEL_DIR INITRAMFS
 #
-# Boot KERNEL_DIR/obj/arch/x86/boot/bzImage with INITRAMFS under
-# qemu-system-x86_64: KVM when a probe guest runs under it, else TCG
-# (selftests/vm/accel.sh; WQRT_VM_ACCEL=kvm|tcg forces one).
+# Boot the kernel of KERNEL_DIR (obj/.config says which architecture) with
+# INITRAMFS: x86_64 under qemu-system-x86_64, KVM when a probe guest runs
+# under it, else TCG (selftests/vm/accel.sh; WQRT_VM_ACCEL=kvm|tcg forces
+# one); arm64 under qemu-system-aarch64 -M virt (TCG).
 #
 #   --mode check|script|shell   what /init does (default check)
 #   --name NAME                 log directory build/vm/NAME
@@ -42,7 +43,12 @@ while [ $# -gt 0 ]; do
 done
 kdir=${1:?usage: run-vm.sh [options] KERNEL_DIR INITRAMFS}
 initrd=${2:?usage: run-vm.sh [options] KERNEL_DIR INITRAMFS}
-kernel="$kdir/obj/arch/x86/boot/bzImage"
+# The guest's architecture is the kernel's.
+if grep -qs '^CONFIG_ARM64=y' "$kdir/obj/.config"; then
+	arch=arm64 kernel="$kdir/obj/arch/arm64/boot/Image"
+else
+	arch=x86_64 kernel="$kdir/obj/arch/x86/boot/bzImage"
+fi
 [ -f "$kernel" ] || { echo "run-vm.sh: no kernel image at $kernel" >&2; exit 2; }
 name=${name:-$(basename "$kdir")-$mode}
 logdir="$build/vm/$name"
@@ -52,26 +58,47 @@ tap="$logdir/tap.log"
 : >"$console"
 : >"$tap"
 
-. "$top/selftests/vm/accel.sh"
-if ! choose_accel; then
-	echo "wqrt-vm: FAIL: $ACCEL_REASON" >&2
-	exit 2
+if [ "$arch" = x86_64 ]; then
+	. "$top/selftests/vm/accel.sh"
+	if ! choose_accel; then
+		echo "wqrt-vm: FAIL: $ACCEL_REASON" >&2
+		exit 2
+	fi
+else
+	ACCEL=tcg ACCEL_CPU=max
+	ACCEL_REASON="TCG: an $arch guest on an $(uname -m) host"
 fi
 accel=$ACCEL
 # The choice and its reason stay with the logs (the benchmarks read it).
 printf '%s\n%s\n' "$ACCEL" "$ACCEL_REASON" >"$logdir/accel"
-append="console=ttyS0,115200 panic=-1 oops=panic loglevel=6 wqrt.mode=$mode $extra_append"
-qemu=(qemu-system-x86_64 -machine pc,accel=$accel -cpu "$ACCEL_CPU" -smp "$smp" -m "$mem"
-	-kernel "$kernel" -initrd "$initrd" -no-reboot)
+base_append="panic=-1 oops=panic loglevel=6 wqrt.mode=$mode $extra_append"
+case "$arch" in
+x86_64)
+	# ttyS0: the console; ttyS1: the tests' TAP (init.sh's default)
+	append="console=ttyS0,115200 $base_append"
+	qemu=(qemu-system-x86_64 -machine "pc,accel=$accel" -cpu "$ACCEL_CPU")
+	tap_dev=(-serial "file:$tap")
+	shell_tap=(-serial null)
+	;;
+arm64)
+	# virt has one PL011 (the console); the TAP goes to a virtio console
+	append="console=ttyAMA0 wqrt.tap=hvc0 $base_append"
+	qemu=(qemu-system-aarch64 -machine "virt,accel=$accel" -cpu "$ACCEL_CPU"
+		-device virtio-serial-device)
+	tap_dev=(-chardev "file,id=tap,path=$tap" -device virtconsole,chardev=tap)
+	shell_tap=(-chardev null,id=tap -device virtconsole,chardev=tap)
+	;;
+esac
+qemu+=(-smp "$smp" -m "$mem" -kernel "$kernel" -initrd "$initrd" -no-reboot)
 
 if [ "$mode" = shell ]; then
-	exec "${qemu[@]}" -nographic -serial mon:stdio -serial null -append "$append"
+	exec "${qemu[@]}" -nographic -serial mon:stdio "${shell_tap[@]}" -append "$append"
 fi
 
 echo "wqrt-vm: accelerator $ACCEL_REASON"
-echo "wqrt-vm: booting $(basename "$kdir") ($accel, $smp vCPUs, ${mem} MiB, timeout ${timeout_s}s); logs in $logdir"
+echo "wqrt-vm: booting $(basename "$kdir") ($arch, $accel, $smp vCPUs, ${mem} MiB, timeout ${timeout_s}s); logs in $logdir"
 "${qemu[@]}" -display none -monitor none -serial "file:$console" \
-	-serial "file:$tap" -append "$append" &
+	"${tap_dev[@]}" -append "$append" &
 qpid=$!
 tail -n +1 -f --pid=$qpid "$tap" 2>/dev/null | grep --line-buffered -v '^WQRT-' &
 tailpid=$!

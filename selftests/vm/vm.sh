@@ -41,7 +41,18 @@ if [ -d "$kernel" ]; then
 else
 	kdir=$build/kernel-$kernel
 fi
-[ -f "$kdir/obj/arch/x86/boot/bzImage" ] || {
+# The guest's architecture is the kernel's; wqrtd and the selftests are
+# built for it (cross-compiled for arm64).
+if grep -qs '^CONFIG_ARM64=y' "$kdir/obj/.config"; then
+	arch=arm64 kimage=arch/arm64/boot/Image
+	cross=(ARCH=arm64 CROSS_COMPILE=aarch64-linux-gnu- CC=aarch64-linux-gnu-gcc)
+	daemon_make=(CC=aarch64-linux-gnu-gcc "PKG_CONFIG=env PKG_CONFIG_LIBDIR=/usr/lib/aarch64-linux-gnu/pkgconfig:/usr/share/pkgconfig pkg-config")
+	daemon=$build/daemon-arm64
+else
+	arch=x86_64 kimage=arch/x86/boot/bzImage cross=() daemon_make=()
+	daemon=$build/daemon
+fi
+[ -f "$kdir/obj/$kimage" ] || {
 	echo "vm.sh: no built kernel at $kdir (make kernel KERNEL=$kernel)" >&2
 	exit 2
 }
@@ -53,9 +64,9 @@ script) name=$tag-$(basename "$script" .sh) ;;
 *) name=$tag-$mode ;;
 esac
 
-make --no-print-directory -s -C "$top/daemon" O="$build/daemon" all
+make --no-print-directory -s -C "$top/daemon" O="$daemon" "${daemon_make[@]}" all
 selftests=$build/selftests/$tag
-make --no-print-directory -s -C "$top/selftests" KDIR="$kdir/obj" \
+env "${cross[@]}" make --no-print-directory -s -C "$top/selftests" KDIR="$kdir/obj" \
 	KSRC="$kdir/src" O="$selftests" >"$build/selftests-$tag.log" 2>&1 || {
 	tail -n 30 "$build/selftests-$tag.log" >&2
 	echo "vm.sh: the selftests do not build against $kdir" >&2
@@ -64,8 +75,10 @@ make --no-print-directory -s -C "$top/selftests" KDIR="$kdir/obj" \
 
 image=$build/image-$tag-$mode.cpio
 vmopts=(--name "$name")
+export WQRT_ARCH=$arch WQRT_DAEMON_DIR=$daemon
 case "$mode" in
 e2e)
+	[ "$arch" = x86_64 ] || { echo "vm.sh: the e2e image is x86_64 only" >&2; exit 2; }
 	"$top/selftests/e2e/mkimage.sh" "$image" "$selftests"
 	export WQRT_VM_MEM=${WQRT_VM_MEM:-2048}
 	vmopts+=(--timeout 900 --mode check)
