@@ -6,7 +6,10 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "log.h"
 
@@ -32,6 +35,24 @@ static inline char *fuzz_str(const uint8_t *data, size_t size)
 		s[size] = '\0';
 	}
 	return s;
+}
+
+/* data in a file of /tmp of this process's own; its path, or NULL */
+static inline const char *fuzz_file(const char *what, const uint8_t *data,
+				    size_t size)
+{
+	static char path[64];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/tmp/wqrt-fuzz-%s.%d", what,
+		 (int)getpid());
+	f = fopen(path, "w");
+	if (!f)
+		return NULL;
+	fwrite(data, 1, size, f);
+	fclose(f);
+	chmod(path, 0600);
+	return path;
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);

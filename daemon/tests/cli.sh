@@ -94,22 +94,21 @@ with open(sys.argv[2], "w") as f:
         pass
 PY
 PY_PID=$!
-i=0
-while [ ! -S "$T/notify" ] && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done
+# up to 5 s for COMMAND to succeed
+within5() {
+	i=0
+	until "$@" 2>/dev/null || [ $i -ge 50 ]; do
+		sleep 0.1
+		i=$((i + 1))
+	done
+}
+within5 test -S "$T/notify"
 NOTIFY_SOCKET=$T/notify "$B/wqrtd" --foreground -c "$T/good.conf" \
 	--root "$T" 2> /dev/null &
 D_PID=$!
-i=0
-while ! grep -q READY=1 "$T/notify.log" 2>/dev/null && [ $i -lt 50 ]; do
-	sleep 0.1
-	i=$((i + 1))
-done
+within5 grep -q READY=1 "$T/notify.log"
 kill -HUP $D_PID
-i=0
-while ! grep -q RELOADING=1 "$T/notify.log" 2>/dev/null && [ $i -lt 50 ]; do
-	sleep 0.1
-	i=$((i + 1))
-done
+within5 grep -q RELOADING=1 "$T/notify.log"
 kill -TERM $D_PID
 wait $D_PID
 check "SIGHUP: wqrtd sends RELOADING=1" grep -q RELOADING=1 "$T/notify.log"

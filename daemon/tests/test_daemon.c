@@ -79,6 +79,16 @@ static void series_tree(void)
 	ft_task(&ft, 104, 1, "kworker/u5:9", SCHED_OTHER, 0, 0, 5);
 }
 
+/* series_tree(), conf_rt, originals kept in *path, a first scan */
+static void start_saved(char *path, size_t size)
+{
+	series_tree();
+	snprintf(path, size, "%s/originals", ft.root);
+	start(conf_rt);
+	assert_int_equal(daemon_use_state(&d, path), 0);
+	assert_int_equal(daemon_scan(&d), 0);
+}
+
 static void test_scan_sysfs_mode(void **state)
 {
 	(void)state;
@@ -304,11 +314,7 @@ static void test_restart_keeps_originals(void **state)
 	struct config *c;
 
 	(void)state;
-	series_tree();
-	snprintf(path, sizeof(path), "%s/originals", ft.root);
-	start(conf_rt);
-	assert_int_equal(daemon_use_state(&d, path), 0);
-	assert_int_equal(daemon_scan(&d), 0);
+	start_saved(path, sizeof(path));
 	assert_string_equal(ft_get(&ft, "tty_flip", "policy"), "fifo");
 	assert_int_equal(access(path, F_OK), 0);
 	/* the first instance dies without restoring anything */
@@ -418,11 +424,7 @@ static void test_kworker_originals_survive_restart(void **state)
 	char path[300];
 
 	(void)state;
-	series_tree();
-	snprintf(path, sizeof(path), "%s/originals", ft.root);
-	start(conf_rt);
-	assert_int_equal(daemon_use_state(&d, path), 0);
-	assert_int_equal(daemon_scan(&d), 0);
+	start_saved(path, sizeof(path));
 	assert_int_equal(sched_of(102).policy, SCHED_FIFO);
 	/* crash, restart: the rescuer is already FIFO 20 */
 	restart(conf_rt, path);
@@ -438,11 +440,7 @@ static void test_kworker_originals_rule_dropped(void **state)
 	char path[300];
 
 	(void)state;
-	series_tree();
-	snprintf(path, sizeof(path), "%s/originals", ft.root);
-	start(conf_rt);
-	assert_int_equal(daemon_use_state(&d, path), 0);
-	daemon_scan(&d);
+	start_saved(path, sizeof(path));
 	assert_int_equal(sched_of(102).policy, SCHED_FIFO);
 	restart("[wq:gpu*]\nnice = -5\n", path);
 	daemon_scan(&d);
@@ -455,11 +453,7 @@ static void test_kworker_originals_pid_reused(void **state)
 	char path[300];
 
 	(void)state;
-	series_tree();
-	snprintf(path, sizeof(path), "%s/originals", ft.root);
-	start(conf_rt);
-	assert_int_equal(daemon_use_state(&d, path), 0);
-	daemon_scan(&d);
+	start_saved(path, sizeof(path));
 	/* while no wqrtd runs, the rescuer exits; its pid is reused */
 	ft_task(&ft, 102, 2, "kworker/u9:1", SCHED_FIFO, 7, 0, 777);
 	restart(conf_rt, path);
@@ -535,11 +529,7 @@ static void test_failed_listing_keeps_originals(void **state)
 	char dir[400], away[420], path[300], saved[1024];
 
 	(void)state;
-	series_tree();
-	snprintf(path, sizeof(path), "%s/originals", ft.root);
-	start(conf_rt);
-	assert_int_equal(daemon_use_state(&d, path), 0);
-	daemon_scan(&d);
+	start_saved(path, sizeof(path));
 	assert_int_equal(d.nwqs, 2);
 	snprintf(dir, sizeof(dir), "%s" WQ_SYSFS_DIR, ft.root);
 	snprintf(away, sizeof(away), "%s.away", dir);
