@@ -65,7 +65,7 @@ wq_is() { # POLICY RTPRIO NR_IDLE_EXTRA PRIVATE
 }
 
 ktap_print_header
-ktap_set_plan 19
+ktap_set_plan 25
 ktap_print_msg "kernel $(uname -r), systemd $(systemctl --version | head -n 1 | cut -d' ' -f2)"
 
 insmod "$module" || ktap_print_msg "cannot load $module"
@@ -129,8 +129,64 @@ check "a hung wqrtd is restarted by the watchdog" \
 		[ -n \"\$p\" ] && [ \"\$p\" != 0 ] && [ \"\$p\" != $pid ] &&
 		systemctl is-active -q wqrtd"
 
+# Issue 16.1: the hardened unit. Its exposure score, and from inside the
+# service's mount namespace: the kernel's tunables are read-only, the
+# workqueue attributes are not.
+systemd-analyze security --no-pager wqrtd 2>&1 | sed 's/^/# security: /' |
+	grep -E 'Overall exposure|ProtectKernelTunables|CapabilityBoundingSet|RestrictSUIDSGID'
+check "the unit protects the kernel tunables, has no CAP_DAC_OVERRIDE, RestrictSUIDSGID" \
+	bash -c '[ "$(systemctl show -p ProtectKernelTunables --value wqrtd)" = yes ] &&
+		[ "$(systemctl show -p RestrictSUIDSGID --value wqrtd)" = yes ] &&
+		! systemctl show -p CapabilityBoundingSet --value wqrtd | grep -q cap_dac_override'
+pid=$(systemctl show -p MainPID --value wqrtd)
+# rewrite FILE with what it holds, in wqrtd's mount namespace
+rewrite_in_wqrtd() {
+	nsenter -t "$pid" -m sh -c 'v=$(cat "$1") && printf "%s\n" "$v" > "$1"' sh "$1"
+}
+readonly_in_wqrtd() {
+	! rewrite_in_wqrtd "$1" 2>/tmp/rewrite.err &&
+		grep -q 'Read-only file system' /tmp/rewrite.err
+	rc=$?
+	cat /tmp/rewrite.err
+	return $rc
+}
+# core_pattern needs CONFIG_COREDUMP; any other file of /proc/sys shows
+# the same
+for tunable in /proc/sys/kernel/core_pattern /proc/sys/kernel/sched_rt_runtime_us; do
+	[ -e "$tunable" ] && break
+done
+check "in wqrtd's namespace a write to $tunable fails (read-only)" \
+	readonly_in_wqrtd "$tunable"
+# /sys/kernel/uevent_helper needs CONFIG_UEVENT_HELPER; any other tunable
+# of /sys shows the same
+for tunable in /sys/kernel/uevent_helper /sys/module/printk/parameters/time; do
+	[ -e "$tunable" ] && break
+done
+check "in wqrtd's namespace a write to $tunable fails (read-only)" \
+	readonly_in_wqrtd "$tunable"
+check "in wqrtd's namespace the workqueue attributes stay writable" \
+	rewrite_in_wqrtd "$dir/max_active"
+
 check "systemctl stop wqrtd succeeds" systemctl stop wqrtd
 check "stop restores the original attributes ($orig)" wq_is $orig
+# Issue 16.15: a broken file makes reload fail visibly, and a start with
+# it fails with 78 and is not restarted (RestartPreventExitStatus= sees
+# the main process only).
+cp "$conf" /tmp/wqrt.conf.good
+systemctl start wqrtd
+printf '[wq:%s]\nrtpri = 45\n' "$wq" >"$conf"
+check "reload with a broken file: systemctl reload fails" \
+	bash -c '! systemctl reload wqrtd'
+systemctl stop wqrtd
+systemctl reset-failed wqrtd 2>/dev/null
+systemctl start wqrtd
+sleep 3
+check "start with a broken file: exit 78, not restarted" \
+	bash -c '[ "$(systemctl show -p ExecMainStatus --value wqrtd)" = 78 ] &&
+		[ "$(systemctl show -p NRestarts --value wqrtd)" = 0 ] &&
+		! systemctl is-active -q wqrtd'
+systemctl reset-failed wqrtd 2>/dev/null
+cp /tmp/wqrt.conf.good "$conf"
 check "man wqrtd works" bash -c "man -P cat wqrtd 2>/dev/null | grep -q wqrtd"
 
 cp /tmp/wqrt.conf.orig "$conf"
