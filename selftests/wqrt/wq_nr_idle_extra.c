@@ -219,7 +219,12 @@ TEST_F_TIMEOUT(nie, reserve_zero_culls_like_plain, 120)
 	fresh_twin_pool(_metadata, true);
 	ASSERT_EQ(0, wq_set(WQ, "nr_idle_extra", "0"));
 	EXPECT_EQ(8, run_burst(_metadata, 8, out, sizeof(out)));
-	EXPECT_LE(8, min_pool_workers(WQ, NULL));
+	/*
+	 * The pool grew to 8 for the burst: 8 distinct workers ran it. Not
+	 * the pool's size read afterwards: on a slow guest the 200 ms idle
+	 * timeout can cull before the read (seen under arm64 TCG).
+	 */
+	EXPECT_LE(8, kv_long(out, "distinct", -1));
 	/* plain 6.12 keeps 2 idle workers and culls the rest */
 	end = wqrt_now() + 15;
 	do {
