@@ -4,13 +4,10 @@
 # messages, --dry-run changing nothing, --once applying. TAP output.
 # Usage: cli.sh BUILDDIR
 B=${1:?usage: cli.sh BUILDDIR}
+. "$(dirname "$0")/../../selftests/lib/ktap.sh"
+. "$(dirname "$0")/../../selftests/lib/task.sh"
 T=$(mktemp -d /tmp/wqrt-cli.XXXXXX)
 trap 'rm -rf "$T"' EXIT
-n=0
-fail=0
-ok() { n=$((n + 1)); echo "ok $n $1"; }
-nok() { n=$((n + 1)); fail=$((fail + 1)); echo "not ok $n $1"; }
-check() { desc=$1; shift; if "$@"; then ok "$desc"; else nok "$desc"; fi; }
 
 W=$T/sys/devices/virtual/workqueue/tty_flip
 mkdir -p "$W" "$T/proc/102" "$T/proc/sys/kernel"
@@ -32,52 +29,53 @@ rtprio = 20
 CONF
 printf '[wq:tty_flip]\npolicy = fifo\nrtpri = 20\n' > "$T/bad.conf"
 
-echo "1..20"
+ktap_print_header
+ktap_set_plan 20
 out=$("$B/wqrtd" --check -c "$T/good.conf" 2>&1)
-check "--check accepts a good file" [ $? -eq 0 ]
+ktap_test_result "--check accepts a good file" [ $? -eq 0 ]
 out=$("$B/wqrtd" --check -c "$T/bad.conf" 2>&1)
 rc=$?
-check "--check exits 78 on a bad file" [ $rc -eq 78 ]
-check "the error names file, line, key and a hint" \
+ktap_test_result "--check exits 78 on a bad file" [ $rc -eq 78 ]
+ktap_test_result "the error names file, line, key and a hint" \
 	sh -c "echo '$out' | grep -qF '$T/bad.conf:3: [wq:tty_flip] rtpri = 20: unknown key (did you mean \`rtprio\`?)'"
 out=$("$B/wqrtd" --dry-run -c "$T/good.conf" --root "$T" 2>/dev/null)
-check "--dry-run prints a diff" sh -c "echo '$out' | grep -qx '+policy = fifo'"
-check "--dry-run changes nothing" [ "$(cat "$W/policy")" = normal ]
+ktap_test_result "--dry-run prints a diff" sh -c "echo '$out' | grep -qx '+policy = fifo'"
+ktap_test_result "--dry-run changes nothing" [ "$(cat "$W/policy")" = normal ]
 "$B/wqrtctl" status -c "$T/good.conf" --root "$T" > /dev/null
-check "wqrtctl status exits 3 on drift" [ $? -eq 3 ]
+ktap_test_result "wqrtctl status exits 3 on drift" [ $? -eq 3 ]
 "$B/wqrtd" --once -c "$T/good.conf" --root "$T" 2> "$T/log"
-check "--once applies and exits 0" [ $? -eq 0 ]
-check "the workqueue is fifo 20" \
+ktap_test_result "--once applies and exits 0" [ $? -eq 0 ]
+ktap_test_result "the workqueue is fifo 20" \
 	[ "$(cat "$W/policy") $(cat "$W/rtprio")" = "fifo 20" ]
-check "the rescuer is fifo 20 (stat fields 40, 41)" \
-	[ "$(cut -d' ' -f40,41 "$T/proc/102/stat")" = "20 1" ]
-check "the mode is said" grep -q "sysfs mode" "$T/log"
+ktap_test_result "the rescuer is fifo 20 (stat fields 40, 41)" \
+	[ "$(TASK_PROC=$T/proc task_sched 102)" = "1 20" ]
+ktap_test_result "the mode is said" grep -q "sysfs mode" "$T/log"
 "$B/wqrtctl" status --json -c "$T/good.conf" --root "$T" > "$T/json"
-check "wqrtctl status exits 0 with no drift" [ $? -eq 0 ]
-check "json has the rescuer" grep -q '"owner": "rescuer of tty_flip"' "$T/json"
+ktap_test_result "wqrtctl status exits 0 with no drift" [ $? -eq 0 ]
+ktap_test_result "json has the rescuer" grep -q '"owner": "rescuer of tty_flip"' "$T/json"
 chmod 0444 "$W/nice"
 printf '[wq:tty_flip]\nnice = 5\n' > "$T/nice.conf"
 "$B/wqrtd" --once -c "$T/nice.conf" --root "$T" 2> /dev/null
-check "--once exits 1 when a write fails" [ $? -eq 1 ]
+ktap_test_result "--once exits 1 when a write fails" [ $? -eq 1 ]
 "$B/wqrtctl" check "$T/bad.conf" > /dev/null 2>&1
-check "wqrtctl check exits 78 on a bad file" [ $? -eq 78 ]
+ktap_test_result "wqrtctl check exits 78 on a bad file" [ $? -eq 78 ]
 
 
 # Issue 16.4: the configuration must be a root-owned regular file that
 # no one else can write
 out=$("$B/wqrtd" --check -c /tmp 2>&1)
 rc=$?
-check "--check -c /tmp: refused with 78" [ $rc -eq 78 ]
-check "...saying it is not a regular file" \
+ktap_test_result "--check -c /tmp: refused with 78" [ $rc -eq 78 ]
+ktap_test_result "...saying it is not a regular file" \
 	sh -c "echo '$out' | grep -qF '/tmp: not a regular file'"
 chmod 0666 "$T/good.conf"
 "$B/wqrtd" --check -c "$T/good.conf" > /dev/null 2>&1
-check "--check refuses a file others can write" [ $? -eq 78 ]
+ktap_test_result "--check refuses a file others can write" [ $? -eq 78 ]
 chmod 0644 "$T/good.conf"
 
 # Issue 16.18: a root that is not there is a failure
 "$B/wqrtd" --once -c "$T/good.conf" --root /nonexistent > /dev/null 2>&1
-check "--once --root /nonexistent fails" [ $? -ne 0 ]
+ktap_test_result "--once --root /nonexistent fails" [ $? -ne 0 ]
 
 # Issue 16.15: RELOADING=1 comes with MONOTONIC_USEC=
 python3 - "$T/notify" "$T/notify.log" <<'PY' &
@@ -111,12 +109,11 @@ kill -HUP $D_PID
 within5 grep -q RELOADING=1 "$T/notify.log"
 kill -TERM $D_PID
 wait $D_PID
-check "SIGHUP: wqrtd sends RELOADING=1" grep -q RELOADING=1 "$T/notify.log"
-check "...with MONOTONIC_USEC= in the same message" \
+ktap_test_result "SIGHUP: wqrtd sends RELOADING=1" grep -q RELOADING=1 "$T/notify.log"
+ktap_test_result "...with MONOTONIC_USEC= in the same message" \
 	grep -qE 'RELOADING=1.*MONOTONIC_USEC=[0-9]+|MONOTONIC_USEC=[0-9]+.*RELOADING=1' \
 	"$T/notify.log"
 kill $PY_PID 2>/dev/null
 wait $PY_PID 2>/dev/null
 
-echo "$((n - fail)) passed, $fail failed"
-[ $fail -eq 0 ]
+ktap_finished
