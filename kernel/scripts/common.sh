@@ -156,18 +156,18 @@ flavour_spec() {
 }
 
 # The patches of a flavour's source state, in order: the series (its first
-# $2 patches when given) and the variant's patches. A variant's on-top-of
+# $1 patches when given) and the variant's patches. A variant's on-top-of
 # file says what it applies to: "all" or the number of series patches.
 flavour_patches() {
-	local limit=${2:-} on vdir
+	local limit=${1:-} on vdir
 	local -a series=()
 	[ "$FL_SERIES" = 0 ] || mapfile -t series < <(series_patches)
 	if [ -n "$FL_VARIANT" ]; then
 		vdir="$WQRT_KDIR/variants/$FL_VARIANT"
 		on=$(tr -d '[:space:]' <"$vdir/on-top-of")
 		[ "$on" = all ] || limit=$on
-		[ -z "${2:-}" ] || [ "$2" = "$limit" ] ||
-			die "variant $FL_VARIANT applies on top of $on patches, not $2"
+		[ -z "${1:-}" ] || [ "$1" = "$limit" ] ||
+			die "variant $FL_VARIANT applies on top of $on patches, not $1"
 	fi
 	if [ -n "$limit" ]; then
 		[[ "$limit" =~ ^[0-9]+$ ]] && [ "$limit" -le "${#series[@]}" ] ||
