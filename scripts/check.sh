@@ -75,7 +75,7 @@ else
 	record checkpatch 0 1
 fi
 
-for k in test plain; do
+for k in test plain test-arm64; do
 	stage "VM tests on the $k kernel"
 	rm -f "build/vm/$k-selftests/tap.log.result"
 	"${make_q[@]}" vm-test KERNEL=$k
