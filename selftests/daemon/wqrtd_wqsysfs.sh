@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0-only
 # workqueue.sysfs=: workqueues whose driver did not ask for WQ_SYSFS, put
 # in sysfs by the boot parameter (run-vm.sh boots every test VM with
-# "workqueue.sysfs=netns,kvfree_rcu_reclaim,events,wqrt_reach_*").
+# "workqueue.sysfs=netns,kvfree_rcu_reclaim,vkms_composer,events,wqrt_reach_*").
 #  - early-boot ones (netns, ordered; kvfree_rcu_reclaim, unbound) are
 #    registered once sysfs is up;
 #  - a matching per-cpu workqueue (events, wqrt_reach_percpu) is refused

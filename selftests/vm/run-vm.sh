@@ -73,7 +73,7 @@ accel=$ACCEL
 printf '%s\n%s\n' "$ACCEL" "$ACCEL_REASON" >"$logdir/accel"
 # workqueue.sysfs=: the names the tests of the boot parameter look for
 # (selftests/daemon/wqrtd_wqsysfs.sh); a kernel without it ignores it.
-wq_sysfs="netns,kvfree_rcu_reclaim,events,wqrt_reach_*"
+wq_sysfs="netns,kvfree_rcu_reclaim,vkms_composer,events,wqrt_reach_*"
 base_append="panic=-1 oops=panic loglevel=6 wqrt.mode=$mode workqueue.sysfs=$wq_sysfs $extra_append"
 case "$arch" in
 x86_64)
