@@ -71,4 +71,74 @@ show_kworkers
 echo
 echo "== wqrtctl status"
 wqrtctl status -c /etc/wqrt.conf
+
+# ----------------------------------------------------------------------
+# The IMU-over-UART case of seeds/004: the 8250 UARTs' flip buffer
+# workqueue made fifo 20 on CPU 0 by wqrtd, bytes through a UART in
+# loopback (ttyS2, run-vm.sh's third serial port), and the kworkers that
+# delivered them read back from the trace events and from the threads.
+uart_section() {
+	local wq=ttyS-serial uart=/dev/ttyS2 conf=/tmp/wqrt-uart.conf
+	local d=/sys/devices/virtual/workqueue/ttyS-serial t=/sys/kernel/tracing
+	local loop=/usr/lib/wqrt/selftests/uart_loop a e pid
+
+	echo
+	echo "== The UART case (seed 004): $wq, the flip buffer workqueue of ttyS*"
+	if [ ! -d "$d" ]; then
+		echo "demo: no $d (kernel without the tty flip workqueue patch)"
+		return 0
+	fi
+	printf '[wq:%s]\npolicy = fifo\nrtprio = 20\ncpumask = 0\n' $wq >$conf
+	cat $conf
+	for a in policy rtprio cpumask; do
+		printf '  %-8s %s' $a "$(cat $d/$a)"
+	done
+	echo "   (before)"
+	wqrtd --once -c $conf >/dev/null || return 1
+	for a in policy rtprio cpumask; do
+		printf '  %-8s %s' $a "$(cat $d/$a)"
+	done
+	echo "   (after wqrtd --once)"
+
+	[ -d $t/events ] || mount -t tracefs nodev $t 2>/dev/null
+	for e in workqueue_queue_work workqueue_execute_start; do
+		echo 1 >$t/events/workqueue/$e/enable 2>/dev/null
+	done
+	echo >$t/trace 2>/dev/null
+	echo
+	echo "-- 4096 bytes through $uart in loopback"
+	[ -x $loop ] && $loop $uart 4096
+	sleep 1
+	for e in workqueue_queue_work workqueue_execute_start; do
+		echo 0 >$t/events/workqueue/$e/enable 2>/dev/null
+	done
+	echo
+	echo "-- the kworkers that ran its flush_to_ldisc work items"
+	echo "   (runs, pid, name, policy rtprio, CPU from the trace)"
+	# work items queued on the workqueue, then who executed them
+	awk -v wq=$wq '
+		/workqueue_queue_work:/ && index($0, "workqueue=" wq " ") {
+			w = $0; sub(/.*struct=/, "", w); sub(/ .*/, "", w); mine[w] = 1
+		}
+		/workqueue_execute_start:/ {
+			w = $0; sub(/.*struct /, "", w); sub(/:.*/, "", w)
+			if (!(w in mine)) next
+			for (i = 2; i <= NF; i++) if ($i ~ /^\[[0-9]+\]$/) break
+			p = $(i - 1); sub(/.*-/, "", p)
+			n[p " " substr($i, 2, length($i) - 2) + 0]++
+		}
+		END { for (k in n) print n[k], k }' $t/trace |
+	while read -r runs pid cpu; do
+		set -- $(sed 's/.*) //' /proc/$pid/stat)
+		eval "prio=\${38} policy=\${39}"
+		case $policy in 1) policy=fifo ;; 2) policy=rr ;; *) policy=normal ;; esac
+		printf '  %4s x  %-6s %-16s %s %s  CPU %s\n' "$runs" "$pid" \
+			"$(cat /proc/$pid/comm)" $policy "$prio" "$cpu"
+	done
+	echo >$t/trace 2>/dev/null
+	echo
+	echo "-- wqrtctl status -c $conf"
+	wqrtctl status -c $conf
+}
+uart_section
 exit 0

@@ -71,14 +71,19 @@ fi
 accel=$ACCEL
 # The choice and its reason stay with the logs (the benchmarks read it).
 printf '%s\n%s\n' "$ACCEL" "$ACCEL_REASON" >"$logdir/accel"
-base_append="panic=-1 oops=panic loglevel=6 wqrt.mode=$mode $extra_append"
+# workqueue.sysfs=: the names the tests of the boot parameter look for
+# (selftests/daemon/wqrtd_wqsysfs.sh); a kernel without it ignores it.
+wq_sysfs="netns,kvfree_rcu_reclaim,vkms_composer,events,wqrt_reach_*"
+base_append="panic=-1 oops=panic loglevel=6 wqrt.mode=$mode workqueue.sysfs=$wq_sysfs $extra_append"
 case "$arch" in
 x86_64)
-	# ttyS0: the console; ttyS1: the tests' TAP (init.sh's default)
+	# ttyS0: the console; ttyS1: the tests' TAP (init.sh's default);
+	# ttyS2: a 16550 that goes nowhere, which the UART tests put in
+	# loopback
 	append="console=ttyS0,115200 $base_append"
 	qemu=(qemu-system-x86_64 -machine "pc,accel=$accel" -cpu "$ACCEL_CPU")
-	tap_dev=(-serial "file:$tap")
-	shell_tap=(-serial null)
+	tap_dev=(-serial "file:$tap" -serial null)
+	shell_tap=(-serial null -serial null)
 	;;
 arm64)
 	# virt has one PL011 (the console); the TAP goes to a virtio console

@@ -1,0 +1,69 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
+# The GPU case of seeds/004 on vkms: vkms_composer, an ordered workqueue
+# whose driver did not ask for WQ_SYSFS, is in sysfs because the kernel
+# command line says workqueue.sysfs=...,vkms_composer (run-vm.sh). wqrtd
+# makes it fifo 20 on CPU 0; vkms composes frames (CRC capture, one
+# vkms_composer_worker per vblank), and every one of those work items ran
+# in a kworker that was SCHED_FIFO 20, on CPU 0. SIGTERM puts it back.
+. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/wqrt_trace.sh"
+
+ktap_print_header
+
+WQ=vkms_composer
+PARAM=/sys/module/workqueue/parameters/sysfs
+CRC=$(helper vkms_crc || helper selftests/vkms_crc)
+
+command -v wqrtd > /dev/null || skip_all "wqrtd is not on PATH"
+[ -e "$WQDIR/writeback/policy" ] ||
+	skip_all "kernel without the workqueue RT series (no policy attribute)"
+[ -e "$PARAM" ] || skip_all "kernel without workqueue.sysfs= (no $PARAM)"
+case ",$(cat $PARAM)," in
+*,$WQ,*) ;;
+*) skip_all "booted without $WQ in workqueue.sysfs= ($(cat $PARAM))" ;;
+esac
+[ -d "$WQDIR/$WQ" ] || skip_all "no $WQ in sysfs: kernel without vkms?"
+[ -e /dev/fb0 ] || skip_all "no /dev/fb0 (CONFIG_FB_DEVICE) to light vkms's CRTC"
+[ -n "$CRC" ] || skip_all "no vkms_crc helper"
+trace_ready || skip_all "no workqueue trace events in tracefs"
+
+cat > "$CONF" <<CONF
+[global]
+log_level = debug
+restore_on_exit = yes
+rescan_interval = 2
+
+# ordered, no WQ_SYSFS: in sysfs through workqueue.sysfs=$WQ
+[wq:$WQ]
+policy = fifo
+rtprio = 20
+cpumask = 0
+CONF
+
+ktap_set_plan 9
+ktap_test_result "$WQ (ordered, no WQ_SYSFS) is in sysfs through workqueue.sysfs=" \
+	test -e "$WQDIR/$WQ/policy"
+ktap_test_result "...with max_active read-only" \
+	[ "$(stat -c %a "$WQDIR/$WQ/max_active")" = 444 ]
+ORIG_CPUMASK=$(cat "$WQDIR/$WQ/cpumask")
+
+start_wqrtd
+ktap_test_result "wqrtd applies fifo to $WQ" wait_for 10 attr_is $WQ policy fifo
+ktap_test_result "...rtprio 20" attr_is $WQ rtprio 20
+ktap_test_result "...cpumask CPU 0" \
+	[ "$(printf '%d' "0x$(cat "$WQDIR/$WQ/cpumask")")" -eq 1 ]
+if trace_run "$TMPD/trace" "$CRC" 30 > "$TMPD/crc" 2>&1; then
+	ktap_test_pass "vkms composes 30 frames (CRC capture)"
+else
+	ktap_test_fail "vkms composes 30 frames (CRC capture)"
+	sed 's/^/#   /' "$TMPD/crc"
+fi
+ktap_test_result "every vkms_composer_worker ran in a fifo 20 kworker on CPU 0" \
+	trace_all_rt "$TMPD/trace" $WQ vkms_composer_worker "1 20" 0
+
+stop_wqrtd
+ktap_test_result "SIGTERM: wqrtd exits 0" [ $? -eq 0 ]
+ktap_test_result "SIGTERM: $WQ back to normal, rtprio 0, cpumask $ORIG_CPUMASK" \
+	[ "$(cat "$WQDIR/$WQ/policy" "$WQDIR/$WQ/rtprio" "$WQDIR/$WQ/cpumask" | xargs)" = "normal 0 $ORIG_CPUMASK" ]
+finish
