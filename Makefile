@@ -16,7 +16,7 @@ DESTDIR ?=
 .PHONY: help all deps kernel kernel-plain kernel-tree kernel-export \
 	checkpatch daemon daemon-test selftests vm-run vm-shell \
 	vm-test check check-vm check-unit demo install clean distclean \
-	kernel-each race-demo e2e fuzz
+	kernel-each race-demo flush-mutation e2e fuzz
 
 help:
 	@echo "wqrt targets:"
@@ -29,6 +29,7 @@ help:
 	@echo "  make checkpatch    checkpatch.pl --strict on every patch"
 	@echo "  make kernel-each   build, boot and test the kernel after each patch of the series"
 	@echo "  make race-demo     show the idle-cull test catching the race without the claim patch"
+	@echo "  make flush-mutation show wq_flush catching a lost flush wait without the color sync"
 	@echo "  make e2e           the user's day in a Debian + systemd VM on the patched kernel"
 	@echo "  make vm-run SCRIPT=path/to/script.sh   run a script in the VM"
 	@echo "  make vm-shell      interactive shell in the VM (Ctrl-a x quits)"
@@ -108,6 +109,14 @@ kernel-each: deps daemon
 # there.
 race-demo: deps daemon
 	@kernel/scripts/each.sh race
+
+# The series with the work color sync of the flush tracking taken out
+# (kernel/variants/flush-nosync): wq_flush must catch a flush returning
+# before the work it must wait for. The verdict is inverted in the script.
+# Built in the tree flush-nosync (or $$WQRT_TREE-nosync when set).
+flush-mutation: deps daemon
+	@WQRT_TREE=$${WQRT_TREE:+$$WQRT_TREE-nosync} kernel/scripts/build.sh flush-nosync
+	@$(VM) script flush-nosync selftests/vm/flush-mutation.sh
 
 # make check: everything that runs on a plain Linux machine as root. Each
 # stage records "passed failed skipped" under build/results; the last line
