@@ -33,7 +33,7 @@ help:
 	@echo "  make e2e           the user's day in a Debian + systemd VM on the patched kernel"
 	@echo "  make vm-run SCRIPT=path/to/script.sh   run a script in the VM"
 	@echo "  make vm-shell      interactive shell in the VM (Ctrl-a x quits)"
-	@echo "  make bench         benchmarks: dispatch latency under load, enqueue throughput (build/bench/)"
+	@echo "  make bench         benchmarks: dispatch latency under load, enqueue throughput, flush rates (build/bench/)"
 	@echo "  make install       install wqrtd, wqrtctl, the unit, man pages (DESTDIR, PREFIX)"
 	@echo "  make fuzz          libFuzzer on wqrtd's parsers, FUZZ_SECONDS (600) per target"
 
@@ -140,11 +140,14 @@ distclean: clean
 	rm -rf $(BUILD)
 
 # Benchmarks: numbers, never tests. Tables and plots under build/bench/.
-.PHONY: bench bench-latency bench-enqueue
-bench: bench-latency bench-enqueue
+.PHONY: bench bench-latency bench-enqueue bench-flush
+bench: bench-latency bench-enqueue bench-flush
 
 bench-latency: deps
 	@selftests/bench/run.sh latency
 
 bench-enqueue: deps
 	@selftests/bench/run.sh enqueue
+
+bench-flush: deps
+	@selftests/bench/run.sh flush
