@@ -144,8 +144,8 @@ flush)
 	rounds=${ROUNDS:-5}
 	kernels="bench-flush-plain bench-flush"
 	cfg=$top/kernel/configs
-	diff <(grep -v -e '^#' -e '^CONFIG_NR_CPUS=' "$cfg/wqrt.config") \
-		<(grep -v -e '^#' -e '^CONFIG_NR_CPUS=' "$cfg/bench-flush.config") >/dev/null || {
+	diff <(grep -v -e '^#' -e '^$' -e '^CONFIG_NR_CPUS=' "$cfg/wqrt.config") \
+		<(grep -v -e '^#' -e '^$' -e '^CONFIG_NR_CPUS=' "$cfg/bench-flush.config") >/dev/null || {
 		echo "bench-flush: kernel/configs/bench-flush.config differs from wqrt.config in more than NR_CPUS" >&2
 		exit 1
 	}
