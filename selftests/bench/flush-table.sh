@@ -56,7 +56,8 @@ info=$(grep -h '^I kernel' "$out"/flush-bench-flush-1.log 2>/dev/null | head -n 
 echo "# Flush rates with many possible CPUs: plain 6.12 vs the series ($(date -u +%Y-%m-%d))"
 echo
 echo "Seed 003's measurements (\`make bench-flush\`): the bench-flush-plain and"
-echo "bench-flush kernels (wqrt.config with NR_CPUS=256, no lock debugging)"
+echo "bench-flush kernels (wqrt.config with NR_CPUS=256, no lock debugging, and"
+echo "kernel/variants/possible-cpus so that TCG guests count QEMU's hot-pluggable CPUs)"
 echo "booted in turn, $rounds round(s) each, interleaved, under QEMU with"
 echo "\`-smp ${WQRT_VM_SMP:-2,maxcpus=192}\`: 192 possible CPUs, 2 online. Flushes per second;"
 echo "each cell is the median of every sample, then [min-max] of the"
