@@ -16,7 +16,7 @@ DESTDIR ?=
 .PHONY: help all deps kernel kernel-plain kernel-tree kernel-export \
 	checkpatch daemon daemon-test selftests vm-run vm-shell \
 	vm-test check check-vm check-unit demo install clean distclean \
-	kernel-each race-demo e2e fuzz
+	kernel-each race-demo flush-mutation e2e fuzz
 
 help:
 	@echo "wqrt targets:"
@@ -30,10 +30,11 @@ help:
 	@echo "  make checkpatch    checkpatch.pl --strict on every patch"
 	@echo "  make kernel-each   build, boot and test the kernel after each patch of the series"
 	@echo "  make race-demo     show the idle-cull test catching the race without the claim patch"
+	@echo "  make flush-mutation show wq_flush catching a lost flush wait without the color sync"
 	@echo "  make e2e           the user's day in a Debian + systemd VM on the patched kernel"
 	@echo "  make vm-run SCRIPT=path/to/script.sh   run a script in the VM"
 	@echo "  make vm-shell      interactive shell in the VM (Ctrl-a x quits)"
-	@echo "  make bench         benchmarks: dispatch latency under load, enqueue throughput (build/bench/)"
+	@echo "  make bench         benchmarks: dispatch latency under load, enqueue throughput, flush rates (build/bench/)"
 	@echo "  make install       install wqrtd, wqrtctl, the unit, man pages (DESTDIR, PREFIX)"
 	@echo "  make fuzz          libFuzzer on wqrtd's parsers, FUZZ_SECONDS (600) per target"
 
@@ -110,6 +111,14 @@ kernel-each: deps daemon
 race-demo: deps daemon
 	@kernel/scripts/each.sh race
 
+# The series with the work color sync of the flush tracking taken out
+# (kernel/variants/flush-nosync): wq_flush must catch a flush returning
+# before the work it must wait for. The verdict is inverted in the script.
+# Built in the tree flush-nosync (or $$WQRT_TREE-nosync when set).
+flush-mutation: deps daemon
+	@WQRT_TREE=$${WQRT_TREE:+$$WQRT_TREE-nosync} kernel/scripts/build.sh flush-nosync
+	@$(VM) script flush-nosync selftests/vm/flush-mutation.sh
+
 # make check: everything that runs on a plain Linux machine as root. Each
 # stage records "passed failed skipped" under build/results; the last line
 # adds them up.
@@ -132,11 +141,14 @@ distclean: clean
 	rm -rf $(BUILD)
 
 # Benchmarks: numbers, never tests. Tables and plots under build/bench/.
-.PHONY: bench bench-latency bench-enqueue
-bench: bench-latency bench-enqueue
+.PHONY: bench bench-latency bench-enqueue bench-flush
+bench: bench-latency bench-enqueue bench-flush
 
 bench-latency: deps
 	@selftests/bench/run.sh latency
 
 bench-enqueue: deps
 	@selftests/bench/run.sh enqueue
+
+bench-flush: deps
+	@selftests/bench/run.sh flush

@@ -145,7 +145,13 @@ flavour_spec() {
 	perf-plain) FL_SERIES=0 FL_FRAGMENTS="wqrt.config perf.config" ;;
 	perf-alt) FL_SERIES=1 FL_VARIANT=task-pointer
 		FL_FRAGMENTS="wqrt.config perf.config" ;;
-	*)	die "unknown kernel flavour '$1' (test, plain, test-arm64, race, perf, perf-plain, perf-alt)" ;;
+	flush-nosync) FL_SERIES=1 FL_VARIANT=flush-nosync
+		FL_FRAGMENTS="$TEST_FRAGMENTS debug-series.config?" ;;
+	bench-flush) FL_SERIES=1 FL_VARIANT=possible-cpus
+		FL_FRAGMENTS="bench-flush.config" ;;
+	bench-flush-plain) FL_SERIES=0 FL_VARIANT=possible-cpus
+		FL_FRAGMENTS="bench-flush.config" ;;
+	*)	die "unknown kernel flavour '$1' (test, plain, test-arm64, race, perf, perf-plain, perf-alt, flush-nosync, bench-flush, bench-flush-plain)" ;;
 	esac
 	# Every flavour starts from its architecture's own fragment.
 	FL_FRAGMENTS="$FL_ARCH.config $FL_FRAGMENTS"

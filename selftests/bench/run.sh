@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# run.sh latency|enqueue: `make bench-latency` / `make bench-enqueue`.
+# run.sh latency|enqueue|flush: `make bench-latency` / `make bench-enqueue` /
+# `make bench-flush`.
 # Numbers, not tests: every figure is measured side by side in one run, the
 # variants interleaved, and reported as a table (markdown) and a plot (PNG)
 # under build/bench/.
@@ -11,7 +12,7 @@ top=$(cd "$(dirname "$0")/../.." && pwd)
 build=${WQRT_BUILD:-$top/build}
 out=$build/bench
 mkdir -p "$out"
-what=${1:?usage: run.sh latency|enqueue}
+what=${1:?usage: run.sh latency|enqueue|flush}
 
 build_flavour() { # FLAVOUR -> builds kernel + bench module, prints stage dir
 	local k=$1 stage=$out/stage-$1
@@ -136,8 +137,46 @@ enqueue)
 	cat "$out/enqueue.md"
 	echo "bench: table $out/enqueue.md"
 	;;
+flush)
+	# seed 003: plain 6.12 and the series, both with room for many
+	# possible CPUs (kernel/configs/bench-flush.config), booted in turn
+	# with 2 online of 192 possible CPUs, every round
+	rounds=${ROUNDS:-5}
+	kernels="bench-flush-plain bench-flush"
+	cfg=$top/kernel/configs
+	diff <(grep -v -e '^#' -e '^$' -e '^CONFIG_NR_CPUS=' "$cfg/wqrt.config") \
+		<(grep -v -e '^#' -e '^$' -e '^CONFIG_NR_CPUS=' "$cfg/bench-flush.config") >/dev/null || {
+		echo "bench-flush: kernel/configs/bench-flush.config differs from wqrt.config in more than NR_CPUS" >&2
+		exit 1
+	}
+	for k in $kernels; do
+		# a tree of its own per flavour, also under a developer's WQRT_TREE
+		WQRT_TREE=${WQRT_TREE:+$WQRT_TREE-$k} build_flavour "$k" >/dev/null
+	done
+	export WQRT_VM_SMP=${WQRT_VM_SMP:-2,maxcpus=192}
+	raw=$out/flush.raw
+	: >"$raw"
+	for r in $(seq 1 "$rounds"); do
+		for k in $kernels; do
+			echo "bench-flush: round $r/$rounds on $k (-smp $WQRT_VM_SMP)"
+			boot "$k" "$top/selftests/bench/vm-flush.sh" "flush-$k-$r" 900
+			grep -q '^I kernel' "$out/flush-$k-$r.log" || {
+				cat "$out/flush-$k-$r.vmout"
+				exit 1
+			}
+			awk -v k=$k -v r=$r '$1 == "S" { print k, r, $2, $3 }' \
+				"$out/flush-$k-$r.log" >>"$raw"
+		done
+	done
+	"$top/selftests/bench/flush-table.sh" "$raw" "$out" >"$out/flush.md"
+	date=$(date -u +%Y-%m-%d)
+	cp "$out/flush.md" "$top/selftests/bench/results/flush-$date.md"
+	cp "$raw" "$top/selftests/bench/results/flush-$date.raw"
+	cat "$out/flush.md"
+	echo "bench: table $out/flush.md, raw samples $raw (copies under selftests/bench/results/flush-$date.*)"
+	;;
 *)
-	echo "usage: run.sh latency|enqueue" >&2
+	echo "usage: run.sh latency|enqueue|flush" >&2
 	exit 2
 	;;
 esac

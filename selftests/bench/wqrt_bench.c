@@ -17,6 +17,7 @@
  * enqueue  write "PRODUCERS ITEMS": PRODUCERS kthreads each queue ITEMS
  *          distinct work items as fast as they can (seed 000's method).
  *          Read: "items_per_sec N enq_p50_ns N enq_p99_ns N".
+ * flush    seed 003's flush rates, see the flush section below.
  */
 #include <linux/module.h>
 #include <linux/workqueue.h>
@@ -30,6 +31,8 @@
 #include <linux/sort.h>
 #include <linux/completion.h>
 #include <linux/mutex.h>
+#include <linux/cpumask.h>
+#include <linux/math64.h>
 #include <uapi/linux/sched/types.h>
 
 #define MAX_SAMPLES	100000
@@ -306,6 +309,220 @@ out:
 	return ret;
 }
 
+/* ---- flush (seed 003) ---- */
+
+/*
+ * flush  write "CASE WQ THREADS MS", read "flushes N ns N per_sec N":
+ *        how many flush_workqueue() calls complete in MS milliseconds on
+ *        WQ ("percpu": a per-cpu workqueue, "unbound": WQ_UNBOUND, both
+ *        created for this and used by nothing else). CASE:
+ *          idle   one thread flushes the idle workqueue;
+ *          qf     THREADS kthreads each queue one item on their own CPU's
+ *                 pwq and flush, and again;
+ *          dense  one thread queues an item on every pwq that can run one
+ *                 (every possible CPU's for the unbound workqueue, every
+ *                 online CPU's for the per-cpu one, whose pools of CPUs
+ *                 never brought up have no workers) and flushes.
+ *        The flush counts of all threads are added up; ns is the wall time
+ *        from the start of the first thread to the end of the last.
+ */
+#define FB_MAX_THREADS	64
+
+static struct workqueue_struct *fb_percpu, *fb_unbound;
+static char flush_result[128];
+
+struct fb_thread {
+	struct workqueue_struct *wq;
+	struct work_struct work;
+	struct work_struct *dense;	/* nr_cpu_ids items, dense only */
+	bool all_possible;
+	u64 deadline_ns;
+	unsigned long flushes;
+	struct completion *start;
+	atomic_t *running;
+	struct completion *done;
+};
+
+static void fb_work_fn(struct work_struct *work)
+{
+}
+
+static int fb_thread_fn(void *arg)
+{
+	struct fb_thread *t = arg;
+	int cpu;
+
+	wait_for_completion(t->start);
+	do {
+		unsigned int i;
+
+		/* check the clock every 16 flushes only */
+		for (i = 0; i < 16; i++) {
+			if (t->dense) {
+				for_each_cpu(cpu, t->all_possible ?
+					     cpu_possible_mask : cpu_online_mask)
+					queue_work_on(cpu, t->wq, &t->dense[cpu]);
+			} else if (t->work.func) {
+				queue_work(t->wq, &t->work);
+			}
+			flush_workqueue(t->wq);
+			t->flushes++;
+		}
+		cond_resched();
+	} while (ktime_get_ns() < t->deadline_ns);
+	if (atomic_dec_and_test(t->running))
+		complete(t->done);
+	return 0;
+}
+
+static int run_flush(const char *which, const char *wqname,
+		     unsigned int nr, unsigned int ms)
+{
+	DECLARE_COMPLETION_ONSTACK(start);
+	DECLARE_COMPLETION_ONSTACK(done);
+	struct workqueue_struct *wq;
+	struct fb_thread *th;
+	unsigned long flushes = 0;
+	atomic_t running;
+	u64 t0, ns;
+	int i, cpu, ret = 0;
+	bool dense = !strcmp(which, "dense"), qf = !strcmp(which, "qf");
+
+	if (!dense && !qf && strcmp(which, "idle"))
+		return -EINVAL;
+	if (!strcmp(wqname, "percpu"))
+		wq = fb_percpu;
+	else if (!strcmp(wqname, "unbound"))
+		wq = fb_unbound;
+	else
+		return -EINVAL;
+	if (!qf)
+		nr = 1;
+	if (!nr || nr > FB_MAX_THREADS || !ms || ms > 60000)
+		return -EINVAL;
+
+	th = kcalloc(nr, sizeof(*th), GFP_KERNEL);
+	if (!th)
+		return -ENOMEM;
+	atomic_set(&running, nr);
+	for (i = 0; i < nr; i++) {
+		th[i].wq = wq;
+		th[i].start = &start;
+		th[i].running = &running;
+		th[i].done = &done;
+		if (qf)
+			INIT_WORK(&th[i].work, fb_work_fn);
+		if (dense) {
+			th[i].all_possible = wq == fb_unbound;
+			th[i].dense = kcalloc(nr_cpu_ids, sizeof(*th[i].dense),
+					      GFP_KERNEL);
+			if (!th[i].dense) {
+				ret = -ENOMEM;
+				goto out;
+			}
+			for_each_possible_cpu(cpu)
+				INIT_WORK(&th[i].dense[cpu], fb_work_fn);
+		}
+	}
+	for (i = 0; i < nr; i++) {
+		struct task_struct *task;
+
+		task = kthread_create(fb_thread_fn, &th[i], "wqrt_fbench/%d", i);
+		if (IS_ERR(task)) {
+			/* the threads created so far run out their time */
+			ret = PTR_ERR(task);
+			if (atomic_sub_and_test(nr - i, &running))
+				complete(&done);
+			break;
+		}
+		/* spread over the online CPUs, as the seed's threads were */
+		kthread_bind(task, cpumask_nth(i % num_online_cpus(),
+					       cpu_online_mask));
+		wake_up_process(task);
+	}
+	t0 = ktime_get_ns();
+	for (i = 0; i < nr; i++)
+		th[i].deadline_ns = t0 + (u64)ms * NSEC_PER_MSEC;
+	complete_all(&start);
+	wait_for_completion(&done);
+	ns = ktime_get_ns() - t0;
+	flush_workqueue(wq);
+	for (i = 0; i < nr; i++)
+		flushes += th[i].flushes;
+	if (!ret)
+		snprintf(flush_result, sizeof(flush_result),
+			 "flushes %lu ns %llu per_sec %llu\n", flushes, ns,
+			 div64_u64((u64)flushes * NSEC_PER_SEC, ns ?: 1));
+out:
+	for (i = 0; i < nr; i++)
+		kfree(th[i].dense);
+	kfree(th);
+	return ret;
+}
+
+static int flush_show(struct seq_file *m, void *v)
+{
+	mutex_lock(&bench_mutex);
+	seq_puts(m, flush_result);
+	mutex_unlock(&bench_mutex);
+	return 0;
+}
+
+static int flush_open(struct inode *inode, struct file *file)
+{
+	return single_open(file, flush_show, NULL);
+}
+
+static ssize_t flush_write(struct file *file, const char __user *ubuf,
+			   size_t len, loff_t *ppos)
+{
+	char buf[64], which[16], wqname[16];
+	unsigned int nr, ms;
+	int ret;
+
+	if (len >= sizeof(buf))
+		return -EINVAL;
+	if (copy_from_user(buf, ubuf, len))
+		return -EFAULT;
+	buf[len] = '\0';
+	if (sscanf(buf, "%15s %15s %u %u", which, wqname, &nr, &ms) != 4)
+		return -EINVAL;
+	mutex_lock(&bench_mutex);
+	ret = run_flush(which, wqname, nr, ms);
+	mutex_unlock(&bench_mutex);
+	return ret ? ret : len;
+}
+
+static const struct file_operations flush_fops = {
+	.owner = THIS_MODULE,
+	.open = flush_open,
+	.read = seq_read,
+	.llseek = seq_lseek,
+	.release = single_release,
+	.write = flush_write,
+};
+
+static int flush_bench_init(struct dentry *dir)
+{
+	fb_percpu = alloc_workqueue("wqrt_fbench_percpu", 0, 0);
+	fb_unbound = alloc_workqueue("wqrt_fbench_unbound", WQ_UNBOUND, 0);
+	if (!fb_percpu || !fb_unbound) {
+		if (fb_percpu)
+			destroy_workqueue(fb_percpu);
+		if (fb_unbound)
+			destroy_workqueue(fb_unbound);
+		return -ENOMEM;
+	}
+	debugfs_create_file("flush", 0600, dir, NULL, &flush_fops);
+	return 0;
+}
+
+static void flush_bench_exit(void)
+{
+	destroy_workqueue(fb_percpu);
+	destroy_workqueue(fb_unbound);
+}
+
 /* ---- debugfs ---- */
 
 /* "enqueue" shows its result line, "latency" and "burst" their samples. */
@@ -410,8 +627,13 @@ static int __init wqrt_bench_init(void)
 	debugfs_create_file("burst", 0600, bench_dir, NULL, &bench_fops);
 	debugfs_create_file("enqueue", 0600, bench_dir, enqueue_result,
 			    &bench_fops);
+	ret = flush_bench_init(bench_dir);
+	if (ret)
+		goto err_debugfs;
 	return 0;
 
+err_debugfs:
+	debugfs_remove_recursive(bench_dir);
 err_worker:
 	kthread_destroy_worker(rt_worker);
 err_wq:
@@ -424,6 +646,7 @@ err_samples:
 static void __exit wqrt_bench_exit(void)
 {
 	debugfs_remove_recursive(bench_dir);
+	flush_bench_exit();
 	hrtimer_cancel(&lat_timer);
 	kthread_destroy_worker(rt_worker);
 	destroy_workqueue(bench_wq);
