@@ -20,9 +20,9 @@ stats() {
 		return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
 	}
 	$1 == k && $3 == c {
-		all[++na] = $4
+		all[++na] = $4 + 0
 		if (!($2 in seen)) { seen[$2] = 1; order[++nr] = $2 }
-		cnt[$2]++; v[$2, cnt[$2]] = $4
+		cnt[$2]++; v[$2, cnt[$2]] = $4 + 0
 	}
 	END {
 		if (!na) { print "- - - - - 0 0"; exit }
