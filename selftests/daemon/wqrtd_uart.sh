@@ -21,8 +21,11 @@ LOOP=$(helper uart_loop || helper selftests/uart_loop)
 command -v wqrtd > /dev/null || skip_all "wqrtd is not on PATH"
 [ -e "$WQDIR/writeback/policy" ] ||
 	skip_all "kernel without the workqueue RT series (no policy attribute)"
+# the 8250 driver registers even without a port (arm64's virt has a
+# PL011 only): no 8250 driver at all is a kernel without the patch or
+# without CONFIG_SERIAL_8250
 [ -d "$WQDIR/$WQ" ] ||
-	skip_all "no $WQ workqueue: kernel without the tty flip workqueue patch"
+	skip_all "no $WQ workqueue: no 8250 driver, or a kernel without the tty flip workqueue patch"
 [ -n "$LOOP" ] || skip_all "no uart_loop helper"
 [ -c "$UART" ] || skip_all "no $UART"
 # a placeholder port with no UART behind it (arm64's virt has none) is
