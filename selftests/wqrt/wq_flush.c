@@ -24,54 +24,6 @@
 #define FLUSH_DBG	"/sys/kernel/debug/wqrt_flush/run"
 #define FLUSH_WQ	"wqrt_flush_unbound"
 
-static int flush_load_module(char *why, size_t len)
-{
-	static const char * const rel[] = {
-		"wqrt_flush.ko", "../modules/wqrt_flush.ko",
-	};
-	char exe[PATH_MAX], p[PATH_MAX + 64], *slash;
-	unsigned int i;
-	ssize_t n;
-	int ret = -ENOENT;
-
-	if (wqrt_exists(FLUSH_DBG))
-		return 0;
-	if (access("/sys/kernel/debug", F_OK) == 0 &&
-	    !wqrt_exists("/sys/kernel/debug/kprobes"))
-		mount("debugfs", "/sys/kernel/debug", "debugfs", 0, NULL);
-	if (system("modprobe -q wqrt_flush >/dev/null 2>&1") == 0 &&
-	    wqrt_exists(FLUSH_DBG))
-		return 0;
-
-	n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
-	if (n > 0) {
-		exe[n] = '\0';
-		slash = strrchr(exe, '/');
-		if (slash)
-			*slash = '\0';
-		for (i = 0; i < sizeof(rel) / sizeof(rel[0]); i++) {
-			snprintf(p, sizeof(p), "%s/%s", exe, rel[i]);
-			if (!wqrt_exists(p))
-				continue;
-			ret = wqrt_finit_module(p);
-			if (!ret)
-				break;
-		}
-	}
-	if (ret && wqrt_exists("/lib/wqrt/wqrt_flush.ko"))
-		ret = wqrt_finit_module("/lib/wqrt/wqrt_flush.ko");
-	if (!ret && wqrt_exists(FLUSH_DBG))
-		return 0;
-	if (!ret)
-		snprintf(why, len, "wqrt_flush loaded but %s missing (debugfs not mounted?)",
-			 FLUSH_DBG);
-	else
-		snprintf(why, len,
-			 "wqrt_flush module not available (modprobe failed, insmod: %s)",
-			 strerror(-ret));
-	return -1;
-}
-
 static int flush_secs(void)
 {
 	const char *s = getenv("WQRT_FLUSH_SECS");
@@ -214,7 +166,7 @@ FIXTURE_SETUP(flush)
 {
 	char why[256];
 
-	if (flush_load_module(why, sizeof(why)))
+	if (wqrt_load_test_module("wqrt_flush", FLUSH_DBG, why, sizeof(why)))
 		SKIP(return, "%s", why);
 }
 

@@ -335,30 +335,28 @@ static inline int wqrt_finit_module(const char *path)
 }
 
 /*
- * Make sure /sys/kernel/debug/wqrt_test exists: mount debugfs if needed,
- * then modprobe wqrt_test, then insmod wqrt_test.ko from next to this
- * binary, ../modules/ (the build tree) or /lib/wqrt/.  Returns 0, or -1
- * with the reason in @why.
+ * Make sure test module @name (without .ko) is loaded and its debugfs file
+ * @probe exists: mount debugfs if needed, then modprobe @name, then insmod
+ * @name.ko from next to this binary, ../modules/ (the build tree) or
+ * /lib/wqrt/.  Returns 0, or -1 with the reason in @why.
  */
-static inline int wqrt_load_module(char *why, size_t len)
+static inline int wqrt_load_test_module(const char *name, const char *probe,
+					char *why, size_t len)
 {
-	static const char * const rel[] = {
-		"wqrt_test.ko", "../modules/wqrt_test.ko",
-	};
-	char exe[PATH_MAX], p[PATH_MAX + 64], *slash;
+	char exe[PATH_MAX], p[PATH_MAX + 64], cmd[128], *slash;
+	const char *rel[] = { "", "../modules/" };
 	ssize_t n;
 	unsigned int i;
 	int ret;
 
-	if (wqrt_exists(DBG_DIR "/info"))
+	if (wqrt_exists(probe))
 		return 0;
-	if (!wqrt_exists("/sys/kernel/debug/wqrt_test") &&
-	    !wqrt_exists("/sys/kernel/debug/kprobes") &&
+	if (!wqrt_exists("/sys/kernel/debug/kprobes") &&
 	    access("/sys/kernel/debug", F_OK) == 0)
 		mount("debugfs", "/sys/kernel/debug", "debugfs", 0, NULL);
 
-	if (system("modprobe -q wqrt_test >/dev/null 2>&1") == 0 &&
-	    wqrt_exists(DBG_DIR "/info"))
+	snprintf(cmd, sizeof(cmd), "modprobe -q %s >/dev/null 2>&1", name);
+	if (system(cmd) == 0 && wqrt_exists(probe))
 		return 0;
 
 	ret = -ENOENT;
@@ -369,7 +367,7 @@ static inline int wqrt_load_module(char *why, size_t len)
 		if (slash)
 			*slash = '\0';
 		for (i = 0; i < sizeof(rel) / sizeof(rel[0]); i++) {
-			snprintf(p, sizeof(p), "%s/%s", exe, rel[i]);
+			snprintf(p, sizeof(p), "%s/%s%s.ko", exe, rel[i], name);
 			if (!wqrt_exists(p))
 				continue;
 			ret = wqrt_finit_module(p);
@@ -377,18 +375,25 @@ static inline int wqrt_load_module(char *why, size_t len)
 				break;
 		}
 	}
-	if (ret && wqrt_exists("/lib/wqrt/wqrt_test.ko"))
-		ret = wqrt_finit_module("/lib/wqrt/wqrt_test.ko");
-	if (!ret && wqrt_exists(DBG_DIR "/info"))
+	snprintf(p, sizeof(p), "/lib/wqrt/%s.ko", name);
+	if (ret && wqrt_exists(p))
+		ret = wqrt_finit_module(p);
+	if (!ret && wqrt_exists(probe))
 		return 0;
 	if (!ret)
-		snprintf(why, len, "wqrt_test loaded but %s missing (debugfs not mounted?)",
-			 DBG_DIR);
+		snprintf(why, len, "%s loaded but %s missing (debugfs not mounted?)",
+			 name, probe);
 	else
 		snprintf(why, len,
-			 "wqrt_test module not available (modprobe failed, insmod: %s)",
-			 strerror(-ret));
+			 "%s module not available (modprobe failed, insmod: %s)",
+			 name, strerror(-ret));
 	return -1;
+}
+
+/* The wqrt_test module, which every test but wq_flush drives. */
+static inline int wqrt_load_module(char *why, size_t len)
+{
+	return wqrt_load_test_module("wqrt_test", DBG_DIR "/info", why, len);
 }
 
 static inline int dbg_read(const char *file, char *buf, size_t len)
