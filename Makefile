@@ -12,6 +12,10 @@ KERNEL ?= test
 KDIR = $(BUILD)/kernel-$(KERNEL)
 PREFIX ?= /usr/local
 DESTDIR ?=
+# -Werror in the project's own builds of the daemon (make daemon,
+# daemon-test, check, the VMs); `make install` and `make deb` build without
+# it, as a user's or a distribution's compiler may warn about more.
+WERROR ?= 1
 
 .PHONY: help all deps kernel kernel-plain kernel-tree kernel-export \
 	checkpatch daemon daemon-test selftests vm-run vm-shell \
@@ -36,6 +40,8 @@ help:
 	@echo "  make vm-shell      interactive shell in the VM (Ctrl-a x quits)"
 	@echo "  make bench         benchmarks: dispatch latency under load, enqueue throughput, flush rates (build/bench/)"
 	@echo "  make install       install wqrtd, wqrtctl, the unit, man pages (DESTDIR, PREFIX)"
+	@echo "  make uninstall     remove what make install installed (same DESTDIR, PREFIX)"
+	@echo "  make deb           the Debian packages wqrtd and wqrt-selftests in build/deb/"
 	@echo "  make fuzz          libFuzzer on wqrtd's parsers, FUZZ_SECONDS (600) per target"
 
 all: daemon kernel selftests
@@ -61,10 +67,10 @@ checkpatch: deps
 	@kernel/scripts/tree.sh checkpatch
 
 daemon: deps
-	@$(MAKE) --no-print-directory -C daemon O=$(BUILD)/daemon all
+	@$(MAKE) --no-print-directory -C daemon O=$(BUILD)/daemon WERROR=$(WERROR) all
 
 daemon-test: deps
-	@$(MAKE) --no-print-directory -C daemon O=$(BUILD)/daemon test
+	@$(MAKE) --no-print-directory -C daemon O=$(BUILD)/daemon WERROR=$(WERROR) test
 
 # libFuzzer targets (fuzz/): each runs FUZZ_SECONDS; a crash fails with
 # its reproducer under build/fuzz/crashes/.
@@ -126,9 +132,23 @@ check:
 	@rm -rf $(BUILD)/results && mkdir -p $(BUILD)/results
 	@scripts/check.sh
 
-install: daemon
-	@$(MAKE) --no-print-directory -C daemon O=$(BUILD)/daemon \
-		DESTDIR=$(DESTDIR) PREFIX=$(PREFIX) install
+# Building needs the daemon's libraries (pkg-config names what is
+# missing), installing nothing more: no `make deps`, no apt-get here.
+# CPPFLAGS, CFLAGS, LDFLAGS from the environment or the command line are
+# used as given.
+install:
+	@$(MAKE) --no-print-directory -C daemon O=$(BUILD)/daemon-install \
+		WERROR=0 DESTDIR=$(DESTDIR) PREFIX=$(PREFIX) install
+
+uninstall:
+	@$(MAKE) --no-print-directory -C daemon O=$(BUILD)/daemon-install \
+		DESTDIR=$(DESTDIR) PREFIX=$(PREFIX) uninstall
+
+# dpkg-buildpackage -us -uc -b on a copy of the tree; the .debs, .buildinfo
+# and .changes land in build/deb/. Needs the build dependencies of
+# debian/control (make deps installs them).
+deb:
+	@scripts/deb.sh
 
 clean:
 	rm -rf $(BUILD)/daemon $(BUILD)/selftests $(BUILD)/vm $(BUILD)/*.cpio \

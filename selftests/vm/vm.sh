@@ -64,7 +64,7 @@ script) name=$tag-$(basename "$script" .sh) ;;
 *) name=$tag-$mode ;;
 esac
 
-make --no-print-directory -s -C "$top/daemon" O="$daemon" "${daemon_make[@]}" all
+make --no-print-directory -s -C "$top/daemon" O="$daemon" WERROR=1 "${daemon_make[@]}" all
 selftests=$build/selftests/$tag
 env "${cross[@]}" make --no-print-directory -s -C "$top/selftests" KDIR="$kdir/obj" \
 	KSRC="$kdir/src" O="$selftests" >"$build/selftests-$tag.log" 2>&1 || {
