@@ -305,4 +305,4 @@ TEST_F_TIMEOUT(flush, pwq_release_mid_flush, 120)
 	expect_no_lost_wait(_metadata, self->out);
 }
 
-TEST_HARNESS_MAIN
+WQRT_HARNESS_MAIN("wqrt_flush", FLUSH_DBG)

@@ -225,4 +225,4 @@ TEST_F_TIMEOUT(cull, no_surplus_workers, 120)
 	}
 }
 
-TEST_HARNESS_MAIN
+WQRT_HARNESS_MAIN("wqrt_test", DBG_DIR "/info")

@@ -308,4 +308,4 @@ TEST_F_TIMEOUT(nie, round_trip_and_bad_values, 120)
 	EXPECT_EQ(3, wq_get_int(WQ, "nr_idle_extra"));
 }
 
-TEST_HARNESS_MAIN
+WQRT_HARNESS_MAIN("wqrt_test", DBG_DIR "/info")

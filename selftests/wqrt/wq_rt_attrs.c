@@ -806,4 +806,4 @@ TEST_F_TIMEOUT(rt, no_global_side_effects, 60)
 	}
 }
 
-TEST_HARNESS_MAIN
+WQRT_HARNESS_MAIN("wqrt_test", DBG_DIR "/info")

@@ -163,4 +163,4 @@ TEST_F_TIMEOUT(stress, ordered_in_order, 200)
 	EXPECT_EQ(0, kv_long(out, "out_of_order", -1));
 }
 
-TEST_HARNESS_MAIN
+WQRT_HARNESS_MAIN("wqrt_test", DBG_DIR "/info")

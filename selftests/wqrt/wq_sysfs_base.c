@@ -320,4 +320,4 @@ TEST_F(base, per_cpu_read_only)
 	EXPECT_EQ(0, wq_get_int(WQ, "per_cpu"));
 }
 
-TEST_HARNESS_MAIN
+WQRT_HARNESS_MAIN("wqrt_test", DBG_DIR "/info")

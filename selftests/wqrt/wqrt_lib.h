@@ -336,15 +336,17 @@ static inline int wqrt_finit_module(const char *path)
 
 /*
  * Make sure test module @name (without .ko) is loaded and its debugfs file
- * @probe exists: mount debugfs if needed, then modprobe @name, then insmod
- * @name.ko from next to this binary, ../modules/ (the build tree) or
- * /lib/wqrt/.  Returns 0, or -1 with the reason in @why.
+ * @probe exists: mount debugfs if needed, then modprobe @name (DKMS, the
+ * wqrt-selftests-dkms package), then insmod @name.ko from next to this
+ * binary, modules/ beside it (where "make -C tools/testing/selftests
+ * TARGETS=wqrt install" puts TEST_GEN_MODS_DIR) or ../modules/ (the
+ * project's build tree).  Returns 0, or -1 with the reason in @why.
  */
 static inline int wqrt_load_test_module(const char *name, const char *probe,
 					char *why, size_t len)
 {
 	char exe[PATH_MAX], p[PATH_MAX + 64], cmd[128], *slash;
-	const char *rel[] = { "", "../modules/" };
+	const char *rel[] = { "", "modules/", "../modules/" };
 	ssize_t n;
 	unsigned int i;
 	int ret;
@@ -375,9 +377,6 @@ static inline int wqrt_load_test_module(const char *name, const char *probe,
 				break;
 		}
 	}
-	snprintf(p, sizeof(p), "/lib/wqrt/%s.ko", name);
-	if (ret && wqrt_exists(p))
-		ret = wqrt_finit_module(p);
 	if (!ret && wqrt_exists(probe))
 		return 0;
 	if (!ret)
@@ -389,6 +388,28 @@ static inline int wqrt_load_test_module(const char *name, const char *probe,
 			 name, strerror(-ret));
 	return -1;
 }
+
+/*
+ * main() of every wqrt kselftest. Every test drives module @name, so
+ * without it the program exits KSFT_SKIP with the reason (run_kselftest.sh
+ * then reports "# SKIP" and why) instead of passing with every test
+ * skipped one by one. -h and -l need no module.
+ */
+#define WQRT_HARNESS_MAIN(name, probe)					\
+	int main(int argc, char **argv)					\
+	{								\
+		char why[256];						\
+		int i;							\
+									\
+		for (i = 1; i < argc; i++)				\
+			if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "-l")) \
+				return test_harness_run(argc, argv);	\
+		if (wqrt_load_test_module(name, probe, why, sizeof(why))) { \
+			ksft_print_header();				\
+			ksft_exit_skip("%s\n", why);			\
+		}							\
+		return test_harness_run(argc, argv);			\
+	}
 
 /* The wqrt_test module, which every test but wq_flush drives. */
 static inline int wqrt_load_module(char *why, size_t len)
