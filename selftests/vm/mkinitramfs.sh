@@ -4,7 +4,8 @@
 # mkinitramfs.sh OUT.cpio SELFTESTS_DIR [SCRIPT]
 #
 # Build the test initramfs: static busybox, /init, the test modules
-# (SELFTESTS_DIR/modules/*.ko -> /lib/wqrt), the test programs and their
+# (SELFTESTS_DIR/modules/*.ko -> /lib/wqrt, and /usr/lib/wqrt/selftests/
+# modules, where the kselftests look, links there), the test programs and their
 # list (SELFTESTS_DIR/bin -> /usr/lib/wqrt/selftests), the daemon tests,
 # the shell test helpers (selftests/lib -> /usr/lib/wqrt/lib),
 # wqrtd and wqrtctl when built, the example config, and every shared library
@@ -50,6 +51,9 @@ echo "root:x:0:" >"$root/etc/group"
 if [ -d "$selftests/modules" ]; then
 	cp "$selftests"/modules/*.ko "$root/lib/wqrt/" 2>/dev/null || true
 fi
+# The kselftests look for their modules in modules/ beside them (the
+# kselftest install layout), after modprobe.
+ln -s /lib/wqrt "$root/usr/lib/wqrt/selftests/modules"
 if [ -d "$selftests/bin" ]; then
 	cp -a "$selftests"/bin/. "$root/usr/lib/wqrt/selftests/"
 fi
