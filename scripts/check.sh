@@ -68,6 +68,28 @@ else
 	record man 0 1
 fi
 
+stage "Debian packages: make deb, lintian on every .deb"
+# A package passes when lintian finds no error and no warning in it (what
+# cannot be fixed is overridden in debian/*.lintian-overrides, with why).
+log=$results/lintian.log
+if "${make_q[@]}" deb >"$log" 2>&1; then
+	p=0 f=0
+	for deb in build/deb/*.deb; do
+		echo "lintian $deb" >>"$log"
+		if lintian --fail-on error,warning --info "$deb" >>"$log" 2>&1; then
+			p=$((p + 1))
+		else
+			f=$((f + 1))
+			echo "lintian: $deb has errors or warnings (above)" >>"$log"
+		fi
+	done
+	[ $((p + f)) -gt 0 ] || f=1
+	record lintian "$p" "$f"
+else
+	record lintian 0 1
+fi
+cat "$log"
+
 stage "checkpatch --strict"
 if "${make_q[@]}" checkpatch; then
 	record checkpatch "$(cat kernel/patches/*.patch kernel/variants/*/*.patch 2>/dev/null | grep -c '^Subject: ')" 0

@@ -16,9 +16,11 @@ packages=(
 	linux-source-6.12
 	# the VM
 	qemu-system-x86 busybox-static
-	# wqrtd
-	pkg-config libsystemd-dev libnl-3-dev libnl-genl-3-dev
+	# wqrtd (libnl-3 alone: it uses no generic netlink)
+	pkg-config libsystemd-dev libnl-3-dev
 	libiniparser-dev libcmocka-dev
+	# the Debian packages (make deb) and their lint in make check
+	debhelper dh-dkms lintian
 	# man pages, benchmarks, the systemd VM
 	mandoc gnuplot-nox rt-tests debootstrap e2fsprogs
 	clang-14 libclang-rt-14-dev
