@@ -45,6 +45,12 @@ if [ ! -e "$dir/policy" ]; then
 	exit 0
 fi
 
+# The shipped /etc/wqrt.conf profiles nothing (it must not fight the
+# kselftests over the test workqueues): the user's edit gives the test
+# workqueue the example profile rt-critical at rtprio 20.
+printf '\n[wq:%s]\nprofile = rt-critical\n; overrides the profile\nrtprio = 20\n' \
+	"$wq" >>/etc/wqrt.conf
+
 echo
 echo "== The profile in /etc/wqrt.conf"
 sed -n '/^\[profile:rt-critical\]/,/^$/p;/^\[wq:wqrt_test_unbound\]/,/^$/p' /etc/wqrt.conf
