@@ -108,6 +108,24 @@ for k in test plain test-arm64; do
 	fi
 done
 
+stage "kselftests in a kernel tree: make -C tools/testing/selftests TARGETS=wqrt install"
+log=$results/ktree.log
+selftests/vm/test-ktree.sh build/kernel-test 2>&1 | tee "$log"
+rc=${PIPESTATUS[0]}
+p=$(grep -cE '^ok ' "$log")
+f=$(grep -cE '^not ok ' "$log")
+[ "$rc" = 0 ] || [ "$f" -gt 0 ] || f=1
+record ktree "$p" "$f"
+
+stage "board config: kernel/configs/board.config on x86_64 and arm64 defconfig"
+log=$results/board-config.log
+selftests/vm/test-board-config.sh build/kernel-test 2>&1 | tee "$log"
+rc=${PIPESTATUS[0]}
+p=$(grep -cE '^ok ' "$log")
+f=$(grep -cE '^not ok ' "$log")
+[ "$rc" = 0 ] || [ "$f" -gt 0 ] || f=1
+record board-config "$p" "$f"
+
 stage "e2e: the user's day with systemd as PID 1 on the test kernel"
 rm -f build/vm/test-e2e/tap.log.result
 "${make_q[@]}" e2e KERNEL=test
