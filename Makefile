@@ -151,7 +151,8 @@ deb:
 	@scripts/deb.sh
 
 clean:
-	rm -rf $(BUILD)/daemon $(BUILD)/selftests $(BUILD)/vm $(BUILD)/*.cpio \
+	rm -rf $(BUILD)/daemon $(BUILD)/daemon-install $(BUILD)/deb \
+		$(BUILD)/selftests $(BUILD)/vm $(BUILD)/*.cpio \
 		$(BUILD)/selftests-*.log \
 		$(BUILD)/results
 

@@ -43,6 +43,15 @@ read -r p f < <(awk '/^1\.\.[0-9]+$/ {sub(/^1\.\./, ""); plan += $0}
 [ "$rc" = 0 ] || [ "$f" -gt 0 ] || f=1
 record daemon-unit "$p" "$f"
 
+stage "make install / uninstall as a user or a packager runs them"
+log=$results/install.log
+scripts/test-install.sh 2>&1 | tee "$log"
+rc=${PIPESTATUS[0]}
+p=$(grep -cE '^ok ' "$log")
+f=$(grep -cE '^not ok ' "$log")
+[ "$rc" = 0 ] || [ "$f" -gt 0 ] || f=1
+record install "$p" "$f"
+
 stage "fuzz: each libFuzzer target of wqrtd's parsers for 30 s"
 log=$results/fuzz.log
 "${make_q[@]}" fuzz FUZZ_SECONDS=30 2>&1 | tee "$log"

@@ -1,0 +1,74 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# test-install.sh: make install and make uninstall as a user or a packager
+# runs them, into scratch directories (DESTDIR): no apt-get, the files in
+# place, the caller's CPPFLAGS/CFLAGS/LDFLAGS used and no -Werror, an
+# edited /etc/wqrt.conf kept, the unit where pkg-config says. TAP.
+set -uo pipefail
+
+top=$(cd "$(dirname "$0")/.." && pwd)
+. "$top/selftests/lib/ktap.sh"
+tmp=$(mktemp -d /tmp/wqrt-install.XXXXXX)
+trap 'rm -rf "$tmp"' EXIT
+
+# An apt-get that only says it was called: make install must not call it.
+mkdir -p "$tmp/bin"
+printf '#!/bin/sh\necho "$0 $*" >>%s/apt-get.called\nexit 1\n' "$tmp" >"$tmp/bin/apt-get"
+chmod +x "$tmp/bin/apt-get"
+export PATH="$tmp/bin:$PATH"
+
+unitdir=$(pkg-config --variable=systemdsystemunitdir systemd 2>/dev/null)
+unitdir=${unitdir:-/usr/lib/systemd/system}
+d=$tmp/root
+
+ktap_print_header
+ktap_set_plan 9
+
+make --no-print-directory -C "$top" install BUILD="$tmp/build" DESTDIR="$d" PREFIX=/usr \
+	CPPFLAGS="-DWQRT_PROBE_CPPFLAGS" CFLAGS="-O2 -g -fstack-protector-strong" \
+	LDFLAGS="-Wl,-z,relro -Wl,-z,now" >"$tmp/install.log" 2>&1
+rc=$?
+[ $rc = 0 ] || sed 's/^/# /' "$tmp/install.log" | tail -n 20
+ktap_test_result "make install DESTDIR PREFIX=/usr succeeds" [ $rc = 0 ]
+ktap_test_result "make install ran no apt-get (nor make deps)" \
+	eval '[ ! -e "$tmp/apt-get.called" ] && ! grep -q "wqrt: installing\|all build and test dependencies" "$tmp/install.log"'
+
+missing=
+for f in /usr/sbin/wqrtd /usr/sbin/wqrtctl "$unitdir/wqrtd.service" \
+	/usr/share/man/man8/wqrtd.8 /usr/share/man/man8/wqrtctl.8 \
+	/usr/share/man/man5/wqrt.conf.5 /etc/wqrt.conf; do
+	[ -f "$d$f" ] || missing="$missing $f"
+done
+ktap_test_result "binaries, unit ($unitdir), man pages and /etc/wqrt.conf installed${missing:+ (missing:$missing)}" \
+	[ -z "$missing" ]
+ktap_test_result "the unit runs /usr/sbin/wqrtd" \
+	grep -q '^ExecStart=/usr/sbin/wqrtd ' "$d$unitdir/wqrtd.service"
+
+# every compile saw CPPFLAGS and CFLAGS, every link LDFLAGS; no -Werror
+ncc=$(grep -c -- ' -c .*\.c -o ' "$tmp/install.log")
+ncpp=$(grep -- ' -c .*\.c -o ' "$tmp/install.log" | grep -c -- '-DWQRT_PROBE_CPPFLAGS.*-fstack-protector-strong')
+nld=$(grep -- '-o .*/wqrt\(d\|ctl\) ' "$tmp/install.log" | grep -c -- '-Wl,-z,now')
+ktap_test_result "CPPFLAGS and CFLAGS in all $ncc compiles ($ncpp), LDFLAGS in both links ($nld)" \
+	eval '[ "$ncc" -gt 0 ] && [ "$ncpp" = "$ncc" ] && [ "$nld" = 2 ]'
+ktap_test_result "make install builds without -Werror" \
+	eval '! grep -q -- -Werror "$tmp/install.log"'
+
+echo "# an edit" >>"$d/etc/wqrt.conf"
+make --no-print-directory -C "$top" install BUILD="$tmp/build" DESTDIR="$d" PREFIX=/usr \
+	>"$tmp/install2.log" 2>&1
+ktap_test_result "a second make install keeps the edited /etc/wqrt.conf" \
+	grep -q '^# an edit' "$d/etc/wqrt.conf"
+
+make --no-print-directory -C "$top" uninstall BUILD="$tmp/build" DESTDIR="$d" PREFIX=/usr \
+	>"$tmp/uninstall.log" 2>&1
+left=$(cd "$d" && find . -type f | sort | tr '\n' ' ')
+ktap_test_result "make uninstall leaves only the edited /etc/wqrt.conf (left: $left)" \
+	[ "$left" = "./etc/wqrt.conf " ]
+
+d2=$tmp/local
+make --no-print-directory -C "$top" install BUILD="$tmp/build" DESTDIR="$d2" \
+	>"$tmp/install3.log" 2>&1
+ktap_test_result "PREFIX defaults to /usr/local, the unit to /usr/local/lib/systemd/system" \
+	eval '[ -x "$d2/usr/local/sbin/wqrtd" ] && [ -f "$d2/usr/local/lib/systemd/system/wqrtd.service" ]'
+ktap_finished
