@@ -19,8 +19,9 @@ packages=(
 	# wqrtd (libnl-3 alone: it uses no generic netlink)
 	pkg-config libsystemd-dev libnl-3-dev
 	libiniparser-dev libcmocka-dev
-	# the Debian packages (make deb) and their lint in make check
-	debhelper dh-dkms lintian
+	# the Debian packages (make deb), their lint and a dkms build of the
+	# test modules' package in make check
+	debhelper dh-dkms lintian dkms
 	# man pages, benchmarks, the systemd VM
 	mandoc gnuplot-nox rt-tests debootstrap e2fsprogs
 	clang-14 libclang-rt-14-dev

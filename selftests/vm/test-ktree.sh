@@ -17,6 +17,7 @@ set -uo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
 build=${WQRT_BUILD:-$top/build}
 kdir=${1:-$build/kernel-test}
+kdir=$(cd "$kdir" 2>/dev/null && pwd || echo "$kdir")
 . "$top/selftests/lib/ktap.sh"
 
 src=$kdir/src obj=$kdir/obj
