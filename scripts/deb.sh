@@ -19,9 +19,15 @@ rm -rf "$out"
 mkdir -p "$src"
 rsync -a --exclude=/build/ --exclude=/.git --exclude=/.ci "$top/" "$src/"
 
+# The kernel scripts' unpacked copy of the installed linux-source-6.12
+# (the same version, which Built-Using names), if there is one.
 if [ -z "${WQRT_KSRC:-}" ]; then
-	for d in /var/cache/wqrt/src/*/; do
-		[ -f "$d/.wqrt-base-done" ] && WQRT_KSRC=${d%/}
+	kver=$(dpkg-query -W -f='${Version}' linux-source-6.12 2>/dev/null || true)
+	for c in "${WQRT_CACHE:-}" /var/cache/wqrt "${XDG_CACHE_HOME:-$HOME/.cache}/wqrt"; do
+		if [ -n "$c" ] && [ -n "$kver" ] && [ -f "$c/src/$kver/.wqrt-base-done" ]; then
+			WQRT_KSRC=$c/src/$kver
+			break
+		fi
 	done
 fi
 export WQRT_KSRC=${WQRT_KSRC:-}
