@@ -1,16 +1,20 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# The user's day on the board, in the systemd VM: edit /etc/wqrt.conf,
-# systemctl start wqrtd, check what it did, reload, stop; then the
-# kselftests as a board user runs them. Run at boot by wqrt-e2e.service;
-# TAP on stdout (the unit sends it to the runner's serial port).
+# The user's day on the board, in the systemd VM where the wqrtd and
+# wqrt-selftests packages were installed with dpkg -i: wqrtd runs from
+# boot with the shipped /etc/wqrt.conf; edit it, restart, check what it
+# did, reload, stop; then, with wqrtd running the shipped file again, the
+# kselftests from the package with run_kselftest.sh, as a board user runs
+# them. Run at boot by wqrt-e2e.service; TAP on stdout (the unit sends it
+# to the runner's serial port).
 
 set -u
 wq=wqrt_test_unbound
 dir=/sys/devices/virtual/workqueue/$wq
 conf=/etc/wqrt.conf
-module=/usr/lib/wqrt/selftests/wqrt_test.ko
+# the kselftests as the wqrt-selftests package installs them
+ksft=/usr/lib/wqrt-selftests
 
 # The shared helpers: beside this directory in the source tree, or where
 # mkimage.sh installs them.
@@ -65,23 +69,35 @@ wq_is() { # POLICY RTPRIO NR_IDLE_EXTRA PRIVATE
 }
 
 ktap_print_header
-ktap_set_plan 25
+ktap_set_plan 30
 ktap_print_msg "kernel $(uname -r), systemd $(systemctl --version | head -n 1 | cut -d' ' -f2)"
 
-insmod "$module" || ktap_print_msg "cannot load $module"
+# The test module as DKMS installs it on a board: modprobe finds it.
+modprobe wqrt_test || ktap_print_msg "modprobe wqrt_test failed"
 orig="$(attr policy) $(attr rtprio) $(attr nr_idle_extra) $(attr private)"
 
+check "dpkg -i installed wqrtd and wqrt-selftests" \
+	bash -c '[ "$(dpkg-query -W -f="\${db:Status-Status}" wqrtd)" = installed ] &&
+		[ "$(dpkg-query -W -f="\${db:Status-Status}" wqrt-selftests)" = installed ]'
+check "/etc/wqrt.conf is a conffile of wqrtd" \
+	bash -c "dpkg-query -W -f='\${Conffiles}' wqrtd | grep -q ' /etc/wqrt.conf '"
+check "the package enabled wqrtd: it runs since boot" \
+	bash -c '[ "$(systemctl is-enabled wqrtd)" = enabled ] && systemctl is-active -q wqrtd'
 check "the example /etc/wqrt.conf is installed and valid" \
 	wqrtctl check "$conf"
+# Issue 17.5: wqrtd with the shipped file leaves the tests' workqueue as
+# the module created it.
+check "with the shipped file wqrtd leaves $wq alone ($orig)" \
+	wq_is normal 0 0 0
 
-# The user's edit: the test workqueue gets fifo 40, a reserve of 2, and
-# pools of its own.
+# The user's edit: the test workqueue gets the example profile (fifo, a
+# reserve of 2, pools of its own) at rtprio 40.
 cp "$conf" /tmp/wqrt.conf.orig
-sed -i "/^\[wq:$wq\]/,/^\[/{s/^rtprio = .*/rtprio = 40/}" "$conf"
+printf '\n[wq:%s]\nprofile = rt-critical\nrtprio = 40\n' "$wq" >>"$conf"
 grep -A3 "^\[wq:$wq\]" "$conf" | sed 's/^/# conf: /'
 check "the edited file passes wqrtd --check" wqrtd --check -c "$conf"
 
-check "systemctl start wqrtd succeeds" systemctl start wqrtd
+check "systemctl restart wqrtd succeeds" systemctl restart wqrtd
 check "the unit is Type=notify and active (running) after READY=1" \
 	bash -c '[ "$(systemctl show -p Type --value wqrtd)" = notify ] &&
 		[ "$(systemctl show -p ActiveState --value wqrtd)" = active ] &&
@@ -97,8 +113,8 @@ check "every kworker of the workqueue's pools is SCHED_FIFO 40" \
 check "wqrtctl status shows the workqueue without drift" \
 	bash -c "wqrtctl status | tee /dev/stderr | grep -q $wq"
 
-rmmod wqrt_test
-insmod "$module"
+modprobe -r wqrt_test
+modprobe wqrt_test
 check "a workqueue created after start (module reloaded) is profiled within 1 s" \
 	within 1 wq_is fifo 40 2 1
 
@@ -191,26 +207,29 @@ check "man wqrtd works" bash -c "man -P cat wqrtd 2>/dev/null | grep -q wqrtd"
 
 cp /tmp/wqrt.conf.orig "$conf"
 
-# The kselftests, as a board user runs them, with the daemon running (on
-# a config that leaves the test workqueues alone, which the tests change).
-printf '[global]\nrescan_interval = 30\n' >/tmp/selftests.conf
-mkdir -p /run/systemd/system/wqrtd.service.d
-printf '[Service]\nExecStartPre=\nExecStart=\nExecStart=/usr/sbin/wqrtd --foreground -c /tmp/selftests.conf\n' \
-	>/run/systemd/system/wqrtd.service.d/selftests.conf
-systemctl daemon-reload
-systemctl start wqrtd
-rmmod wqrt_test 2>/dev/null
-cd /usr/lib/wqrt/selftests
-fails=0
-while read -r prog args; do
-	case "$prog" in "" | \#* | ../*) continue ;; esac
-	echo "# selftest: $prog"
-	./$prog $args >/tmp/st.out 2>&1
-	rc=$?
-	sed 's/^/#   /' /tmp/st.out
-	[ $rc = 0 ] || [ $rc = 4 ] || fails=$((fails + 1))
-done <list
-ktap_test_result "the kselftests pass with wqrtd running ($fails program(s) failed)" \
-	[ $fails = 0 ]
+# Issue 17.5: the kselftests, as a board user runs them (the package's
+# run_kselftest.sh, the module found by modprobe), with wqrtd running the
+# shipped file, which must not fight them over the test workqueues.
+systemctl restart wqrtd
+# the file is the one dpkg shipped (the conffile's md5) and wqrtd runs
+shipped_conf_active() {
+	local sum
+	sum=$(dpkg-query -W -f='${Conffiles}' wqrtd | awk '$1 == "/etc/wqrt.conf" {print $2}')
+	echo "dpkg's md5: $sum, $conf: $(md5sum <"$conf")"
+	[ -n "$sum" ] && [ "$(md5sum <"$conf" | cut -d' ' -f1)" = "$sum" ] &&
+		systemctl is-active -q wqrtd
+}
+check "wqrtd runs with the shipped /etc/wqrt.conf" shipped_conf_active
+modprobe -r wqrt_test 2>/dev/null
+"$ksft/run_kselftest.sh" >/tmp/ksft.out 2>&1
+rc=$?
+sed 's/^/#   /' /tmp/ksft.out
+n=$(wc -l <"$ksft/kselftest-list.txt")
+ok=$(grep -c '^ok [0-9]* selftests: wqrt: ' /tmp/ksft.out)
+skip=$(grep -c '^ok [0-9]* selftests: wqrt: .*# SKIP' /tmp/ksft.out)
+good=no
+[ "$rc" = 0 ] && [ "$ok" = "$n" ] && [ "$skip" = 0 ] && [ "$n" -ge 6 ] && good=yes
+ktap_test_result "run_kselftest.sh: all $n wqrt kselftests pass with wqrtd running (rc $rc, $ok ok, $skip skipped)" \
+	[ $good = yes ]
 systemctl stop wqrtd
 ktap_finished

@@ -3,9 +3,12 @@
 #
 # mkimage.sh OUT.cpio SELFTESTS_DIR: the systemd VM's root as an
 # uncompressed initramfs (no block layer needed). wqrt is installed into it
-# the way a user installs it (make install DESTDIR=... PREFIX=/usr), with
-# the test module, the selftests, the shell test helpers (selftests/lib)
-# and the e2e unit, which runs day.sh at boot and powers off.
+# the way a user installs it: the Debian packages wqrtd and wqrt-selftests
+# (make deb) with dpkg -i. The test modules, built for the VM's kernel by
+# the project, go to /lib/modules/RELEASE/updates/wqrt with depmod, where
+# DKMS (wqrt-selftests-dkms) puts them on a board with kernel headers. The
+# shell test helpers (selftests/lib) and the e2e unit, which runs day.sh at
+# boot and powers off, come along.
 set -euo pipefail
 
 out=$1
@@ -20,14 +23,25 @@ rm -rf "$root"
 mkdir -p "$build/e2e"
 cp -a "$base" "$root"
 
-make --no-print-directory -C "$top/daemon" O="$build/daemon" \
-	DESTDIR="$root" PREFIX=/usr install >/dev/null
-[ -f "$root/etc/wqrt.conf" ] || { echo "mkimage: make install left no /etc/wqrt.conf" >&2; exit 1; }
+debs=$build/e2e/deb
+"$top/scripts/deb.sh" "$debs" >/dev/null
+mkdir -p "$root/tmp/debs"
+cp "$debs"/wqrtd_*.deb "$debs"/wqrt-selftests_*.deb "$root/tmp/debs/"
+# dpkg -i as a user runs it; in the chroot no systemd runs, so the
+# postinst enables wqrtd (it starts at boot) without starting it now
+chroot "$root" sh -c 'dpkg -i /tmp/debs/*.deb' >"$build/e2e/dpkg.log" 2>&1 || {
+	cat "$build/e2e/dpkg.log" >&2
+	echo "mkimage: dpkg -i of the wqrt packages failed" >&2
+	exit 1
+}
+rm -rf "$root/tmp/debs"
+[ -f "$root/etc/wqrt.conf" ] || { echo "mkimage: the wqrtd package left no /etc/wqrt.conf" >&2; exit 1; }
 
-mkdir -p "$root/usr/lib/wqrt/selftests" "$root/usr/lib/wqrt/e2e" \
-	"$root/usr/lib/wqrt/lib"
-cp -a "$selftests/bin/." "$root/usr/lib/wqrt/selftests/"
-cp "$selftests"/modules/*.ko "$root/usr/lib/wqrt/selftests/"
+release=$(modinfo -F vermagic "$selftests/modules/wqrt_test.ko" | cut -d' ' -f1)
+install -D -m 0644 -t "$root/lib/modules/$release/updates/wqrt" "$selftests"/modules/*.ko
+chroot "$root" depmod -a "$release" 2>/dev/null
+
+mkdir -p "$root/usr/lib/wqrt/e2e" "$root/usr/lib/wqrt/lib"
 install -m 0755 "$here/day.sh" "$root/usr/lib/wqrt/e2e/day.sh"
 install -m 0644 "$here"/../lib/*.sh "$root/usr/lib/wqrt/lib/"
 install -m 0644 "$here/wqrt-e2e.service" "$root/etc/systemd/system/"
