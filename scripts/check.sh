@@ -8,7 +8,7 @@
 set -uo pipefail
 
 top=$(cd "$(dirname "$0")/.." && pwd)
-cd "$top"
+cd "$top" || exit 1
 results=build/results
 mkdir -p "$results"
 make_q=(make --no-print-directory)

@@ -29,9 +29,13 @@ mkdir -p "$tmp/wqrtd" "$tmp/st" "$tmp/dkms"
 [ -n "$wqrtd" ] && dpkg-deb -R "$wqrtd" "$tmp/wqrtd"
 ktap_test_result "wqrtd: /etc/wqrt.conf is a conffile" \
 	grep -qx /etc/wqrt.conf "$tmp/wqrtd/DEBIAN/conffiles"
+postinst_enables_starts() {
+	local f=$tmp/wqrtd/DEBIAN/postinst
+	grep -q "deb-systemd-helper enable 'wqrtd.service'" "$f" &&
+		grep -q "deb-systemd-invoke .* 'wqrtd.service'" "$f"
+}
 ktap_test_result "wqrtd: the postinst enables and starts wqrtd.service" \
-	eval 'grep -q "deb-systemd-helper.*enable.*wqrtd.service" "$tmp/wqrtd/DEBIAN/postinst" &&
-		grep -q "deb-systemd-invoke .*'wqrtd.service'" "$tmp/wqrtd/DEBIAN/postinst"'
+	postinst_enables_starts
 
 [ -n "$st" ] && dpkg-deb -x "$st" "$tmp/st"
 k=$tmp/st/usr/lib/wqrt-selftests
