@@ -130,10 +130,11 @@ stage "kselftests in a kernel tree: make -C tools/testing/selftests TARGETS=wqrt
 log=$results/ktree.log
 selftests/vm/test-ktree.sh build/kernel-test 2>&1 | tee "$log"
 rc=${PIPESTATUS[0]}
-p=$(grep -cE '^ok ' "$log")
+p=$(grep -E '^ok ' "$log" | grep -cv '# SKIP')
+s=$(grep -E '^ok ' "$log" | grep -c '# SKIP')
 f=$(grep -cE '^not ok ' "$log")
 [ "$rc" = 0 ] || [ "$f" -gt 0 ] || f=1
-record ktree "$p" "$f"
+record ktree "$p" "$f" "$s"
 
 stage "board config: kernel/configs/board.config on x86_64 and arm64 defconfig"
 log=$results/board-config.log

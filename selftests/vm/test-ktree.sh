@@ -36,7 +36,7 @@ nprogs=$(echo "$progs" | wc -w)
 release=$(cat "$obj/include/config/kernel.release")
 
 ktap_print_header
-ktap_set_plan 10
+ktap_set_plan 11
 
 mkdir -p "$tree/$ksft" "$tree/scripts"
 (cd "$src" && cp -a $ksft/Makefile $ksft/lib.mk $ksft/kselftest.h \
@@ -101,5 +101,25 @@ make -C "$tree/$ksft" TARGETS=wqrt WQRT_MODULES=0 KSFT_INSTALL_PATH="$tmp/inst0"
 rc=$?
 ktap_test_result "WQRT_MODULES=0 installs the programs without modules/" \
 	eval '[ $rc = 0 ] && [ -x "$tmp/inst0/wqrt/wq_sysfs_base" ] && [ ! -e "$tmp/inst0/wqrt/modules" ]'
+
+# A board's usual case: cross-compiled for arm64 against its kernel (the
+# arm64 test kernel when it is built: make check builds it before this).
+a64=${WQRT_KTREE_ARM64:-$build/kernel-test-arm64}
+if [ -f "$a64/obj/Module.symvers" ] && command -v aarch64-linux-gnu-gcc >/dev/null; then
+	a64=$(cd "$a64" && pwd)
+	# the x86_64 objects out first, as between any two builds
+	make -C "$tree/$ksft" TARGETS=wqrt KDIR="$obj" clean >/dev/null 2>&1
+	make -C "$tree/$ksft" TARGETS=wqrt ARCH=arm64 CROSS_COMPILE=aarch64-linux-gnu- \
+		KDIR="$a64/obj" KSFT_INSTALL_PATH="$tmp/arm64" install >"$tmp/arm64.log" 2>&1
+	rc=$?
+	[ $rc = 0 ] || sed 's/^/# make: /' "$tmp/arm64.log" | tail -n 20
+	elf=$(file -b "$tmp/arm64/wqrt/wq_sysfs_base" 2>/dev/null)
+	vm=$(modinfo -F vermagic "$tmp/arm64/wqrt/modules/wqrt_test.ko" 2>/dev/null)
+	echo "# arm64: $elf; $vm" | cut -c1-200
+	ktap_test_result "ARCH=arm64 CROSS_COMPILE=aarch64-linux-gnu-: aarch64 programs and modules" \
+		eval '[ $rc = 0 ] && [[ "$elf" == *aarch64* ]] && [[ "$vm" == *aarch64* ]]'
+else
+	ktap_test_skip "ARCH=arm64 cross install: no arm64 kernel built at $a64"
+fi
 
 ktap_finished
