@@ -69,7 +69,7 @@ wq_is() { # POLICY RTPRIO NR_IDLE_EXTRA PRIVATE
 }
 
 ktap_print_header
-ktap_set_plan 30
+ktap_set_plan 32
 ktap_print_msg "kernel $(uname -r), systemd $(systemctl --version | head -n 1 | cut -d' ' -f2)"
 
 # The test module as DKMS installs it on a board: modprobe finds it.
@@ -231,5 +231,16 @@ good=no
 [ "$rc" = 0 ] && [ "$ok" = "$n" ] && [ "$skip" = 0 ] && [ "$n" -ge 6 ] && good=yes
 ktap_test_result "run_kselftest.sh: all $n wqrt kselftests pass with wqrtd running (rc $rc, $ok ok, $skip skipped)" \
 	[ $good = yes ]
-systemctl stop wqrtd
+
+# Taking it off again as a user does: remove stops the service and keeps
+# the administrator's file, purge takes that too.
+removed() {
+	dpkg -r wqrtd >/tmp/dpkg-r.out 2>&1 || { cat /tmp/dpkg-r.out; return 1; }
+	! systemctl is-active -q wqrtd && [ ! -e /usr/sbin/wqrtd ] &&
+		[ ! -e /lib/systemd/system/wqrtd.service ] && [ -f "$conf" ]
+}
+check "dpkg -r wqrtd stops it, removes the programs and the unit, keeps /etc/wqrt.conf" removed
+check "dpkg --purge wqrtd removes /etc/wqrt.conf" \
+	bash -c "dpkg --purge wqrtd >/dev/null 2>&1 && [ ! -e $conf ] &&
+		! systemctl is-enabled -q wqrtd 2>/dev/null"
 ktap_finished
