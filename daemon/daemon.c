@@ -449,6 +449,7 @@ static void scan_kworkers(struct daemon *d)
 
 int daemon_scan(struct daemon *d)
 {
+	d->scans++;
 	scan_wqs(d, apply_wq_cb, d);
 	scan_kworkers(d);
 	return d->failures;
@@ -456,6 +457,7 @@ int daemon_scan(struct daemon *d)
 
 int daemon_scan_kworkers(struct daemon *d)
 {
+	d->kw_scans++;
 	d->failures = 0;
 	scan_kworkers(d);
 	return d->failures;

@@ -44,6 +44,8 @@ struct daemon {
 	unsigned int failures; /* S: permanent failures of the last pass */
 	pid_t *warned; /* S: kworkers told about (ambiguous rescuer name) */
 	size_t nwarned;
+	unsigned long scans; /* full scans so far (what they cost: tests) */
+	unsigned long kw_scans; /* kworker-only scans so far */
 	struct state state; /* P, state.c: originals, and where they go */
 };
 
