@@ -492,6 +492,47 @@ static void test_originals_saved_before_write(void **state)
 	strlist_free(&fo.snaps);
 }
 
+/*
+ * Issue 16.6: the same outside a scan: a workqueue that appears (uevent)
+ * and a kworker that is forked (proc connector) each get their original
+ * on disk before their write.
+ */
+static void test_originals_saved_before_write_on_events(void **state)
+{
+	char path[300];
+	size_t i, wq = 0, kw = 0;
+
+	(void)state;
+	snprintf(path, sizeof(path), "%s/originals", ft.root);
+	fo.snap_path = path;
+	ft_wq(&ft, "events", true);
+	start("[wq:tty_flip]\nnice = -3\n"
+	      "[kworker:kworker/u9:*]\npolicy = fifo\nrtprio = 5\n");
+	assert_int_equal(daemon_use_state(&d, path), 0);
+	assert_int_equal(daemon_scan(&d), 0);
+	ft_wq(&ft, "tty_flip", true);
+	assert_int_equal(daemon_wq_added(&d, "tty_flip"), 0);
+	ft_task(&ft, 300, 2, "kworker/u9:0", SCHED_OTHER, 0, 0, 30);
+	assert_int_equal(daemon_task_new(&d, 300), 0);
+	assert_string_equal(ft_get(&ft, "tty_flip", "nice"), "-3");
+	assert_int_equal(sched_of(300).policy, SCHED_FIFO);
+	for (i = 0; i < fo.snaps.n; i++) {
+		const char *s = fo.snaps.v[i];
+
+		if (!strncmp(s, "tty_flip/nice=-3|", 17)) {
+			assert_non_null(strstr(s, "tty_flip nice 0"));
+			wq++;
+		}
+		if (!strncmp(s, "pid 300|", 8)) {
+			assert_non_null(strstr(s, "kworker 300 30 0 0 0"));
+			kw++;
+		}
+	}
+	assert_int_equal(wq, 1);
+	assert_true(kw >= 1);
+	strlist_free(&fo.snaps);
+}
+
 /* Issue 16.6: a put-back that fails keeps the original, on disk too */
 static void test_failed_put_back_keeps_original(void **state)
 {
@@ -775,6 +816,7 @@ int main(void)
 		T(test_kworker_originals_rule_dropped),
 		T(test_kworker_originals_pid_reused),
 		T(test_originals_saved_before_write),
+		T(test_originals_saved_before_write_on_events),
 		T(test_failed_put_back_keeps_original),
 		T(test_failed_listing_keeps_originals),
 		T(test_idle_scan_saves_nothing),
