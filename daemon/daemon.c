@@ -191,8 +191,7 @@ static void wq_drop(struct daemon *d, struct wq_track *t)
 
 	htab_del(&d->wq_ix, htab_hash_str(t->name), i);
 	if (i != last)
-		htab_move(&d->wq_ix, htab_hash_str(d->wqs[last].name), last,
-			  i);
+		htab_move(&d->wq_ix, htab_hash_str(d->wqs[last].name), last, i);
 	*t = d->wqs[last];
 	d->nwqs--;
 	d->pool_map_ok = false;

@@ -29,8 +29,9 @@ static void rescan_soon(struct watch *w, uint64_t now, uint64_t delay)
 	if (w->rescanned && at < w->last_rescan + WATCH_OVERRUN_GAP_USEC)
 		at = w->last_rescan + WATCH_OVERRUN_GAP_USEC;
 	w->rescan_at = at;
-	log_warn("events lost (receive buffer overrun or too many new kernel threads); rescanning in %llu ms",
-		 (unsigned long long)(at - now) / 1000);
+	log_warn(
+		"events lost (receive buffer overrun or too many new kernel threads); rescanning in %llu ms",
+		(unsigned long long)(at - now) / 1000);
 }
 
 void watch_overrun(struct watch *w, uint64_t now)
@@ -130,8 +131,9 @@ static void rescan(struct watch *w, uint64_t now)
 	log_debug("scan (events lost)");
 	fails = daemon_scan(w->d);
 	if (fails)
-		log_warn("%d change(s) failed during the rescan for lost events",
-			 fails);
+		log_warn(
+			"%d change(s) failed during the rescan for lost events",
+			fails);
 }
 
 bool watch_run(struct watch *w, uint64_t now)

@@ -12,7 +12,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct settings orig;
 	struct sched_val v;
 	struct state s = { 0 };
-	char (*names)[WQ_NAME_MAX] = NULL;
+	char(*names)[WQ_NAME_MAX] = NULL;
 	pid_t *pids = NULL;
 	size_t i, n, nk;
 	const char *path;
@@ -42,8 +42,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		pids[i] = s.kv[i].pid;
 	}
 	for (i = 0; i < n; i++)
-		if (!state_take(&s, names[i], &orig) ||
-		    state_has(&s, names[i]))
+		if (!state_take(&s, names[i], &orig) || state_has(&s, names[i]))
 			abort();
 	for (i = 0; i < nk; i++) {
 		state_take_kw(&s, pids[i], 0, &v);

@@ -42,8 +42,8 @@ static int setup(void **state)
 	ft_set(&ft, "tty_flip", "pool_ids", "0:5 1:6");
 	ft_task(&ft, 100, 2, "kworker/u5:0", SCHED_OTHER, 0, 0, 1);
 	ft_task(&ft, 102, 2, "kworker/R-tty_f", SCHED_OTHER, 0, 0, 3);
-	assert_int_equal(
-		config_load(ft_conf(&ft, conf_rt), ft.root, &c, &errs), 0);
+	assert_int_equal(config_load(ft_conf(&ft, conf_rt), ft.root, &c, &errs),
+			 0);
 	daemon_init(&d, ft.root, &fo.ops, c);
 	assert_int_equal(daemon_scan(&d), 0);
 	watch_init(&w, &d);
@@ -163,7 +163,8 @@ static void test_pending_full_rescans(void **state)
 	assert_false(ft_logged("rescanning instead"));
 	watch_task(&w, last, T0);
 	assert_int_equal(w.npending, WATCH_PENDING_MAX);
-	assert_true(ft_logged("more than 64 new kernel threads waiting to settle; rescanning instead"));
+	assert_true(ft_logged(
+		"more than 64 new kernel threads waiting to settle; rescanning instead"));
 	/* the rescan waits for them to settle, and comes on its own */
 	assert_true(w.rescan_at >= T0 + WATCH_UNSETTLED_USEC);
 	assert_true(w.rescan_at != WATCH_NEVER);
