@@ -139,16 +139,11 @@ static int read_back(const struct apply_ctx *ax, struct wq_track *t,
 	return 0;
 }
 
-int wq_apply(const struct apply_ctx *ax, struct wq_track *t,
-	     const struct wq_plan *p)
+unsigned int wq_record(struct wq_track *t, const struct wq_plan *p)
 {
-	struct log_ctx lc = { .wq = t->name };
-	unsigned int done = 0, added = 0, stuck;
-	char want[300];
-	int a, err = 0;
+	unsigned int added = 0;
+	int a;
 
-	warn_missing(t, p);
-	/* the originals go to disk before the first write they guard */
 	for (a = 0; a < WA_NR; a++) {
 		if (!(p->todo & WA_BIT(a)) || (t->orig.set & WA_BIT(a)) ||
 		    (p->restore & WA_BIT(a)))
@@ -156,8 +151,29 @@ int wq_apply(const struct apply_ctx *ax, struct wq_track *t,
 		settings_copy_attr(&t->orig, &p->st.cur, a);
 		added |= WA_BIT(a);
 	}
+	return added;
+}
+
+int wq_apply(const struct apply_ctx *ax, struct wq_track *t,
+	     const struct wq_plan *p)
+{
+	unsigned int added = wq_record(t, p);
+
+	/* the originals go to disk before the first write they guard */
 	if (added)
 		persist(ax);
+	return wq_apply_recorded(ax, t, p, added);
+}
+
+int wq_apply_recorded(const struct apply_ctx *ax, struct wq_track *t,
+		      const struct wq_plan *p, unsigned int added)
+{
+	struct log_ctx lc = { .wq = t->name };
+	unsigned int done = 0, stuck;
+	char want[300];
+	int a, err = 0;
+
+	warn_missing(t, p);
 	for (a = 0; a < WA_NR && !err; a++) {
 		if (!(p->todo & WA_BIT(a)))
 			continue;
@@ -312,31 +328,36 @@ out:
 	return err;
 }
 
-int kw_apply(const struct apply_ctx *ax, struct kw_track *k,
-	     const struct kw_plan *p)
+bool kw_record(struct kw_track *k, const struct kw_plan *p)
 {
-	struct log_ctx lc = { .pid = k->pid, .attr = "policy" };
-	bool recorded = false;
-	int err;
+	if (!p->drift || k->changed || k->keep)
+		return false;
+	k->orig = p->cur;
+	k->changed = true;
+	return true;
+}
 
-	err = kw_check(ax, k);
-	if (err || !p->drift)
-		return err;
-	/* the original goes to disk before the change it guards */
-	if (!k->changed && !k->keep) {
-		k->orig = p->cur;
-		k->changed = true;
-		recorded = true;
+/* What was recorded for a change that did not happen goes again */
+static void kw_unrecord(const struct apply_ctx *ax, struct kw_track *k,
+			bool recorded)
+{
+	if (recorded) {
+		k->changed = false;
 		persist(ax);
 	}
-	err = kw_set(ax, k, &p->target);
+}
+
+static int kw_change(const struct apply_ctx *ax, struct kw_track *k,
+		     const struct kw_plan *p, bool recorded)
+{
+	struct log_ctx lc = { .pid = k->pid, .attr = "policy" };
+	int err = kw_set(ax, k, &p->target);
+
 	if (err) {
 		/* not changed (or gone): nothing to put back; a change that
 		 * did not read back (-EIO) keeps its original */
-		if (recorded && err != -EIO) {
-			k->changed = false;
-			persist(ax);
-		}
+		if (err != -EIO)
+			kw_unrecord(ax, k, recorded);
 		return err;
 	}
 	k->err = 0;
@@ -344,6 +365,34 @@ int kw_apply(const struct apply_ctx *ax, struct kw_track *k,
 		 (int)k->pid, sched_policy_name(p->cur.policy), p->cur.rtprio,
 		 sched_policy_name(p->target.policy), p->target.rtprio);
 	return 1;
+}
+
+int kw_apply(const struct apply_ctx *ax, struct kw_track *k,
+	     const struct kw_plan *p)
+{
+	bool recorded;
+	int err;
+
+	err = kw_check(ax, k);
+	if (err || !p->drift)
+		return err;
+	/* the original goes to disk before the change it guards */
+	recorded = kw_record(k, p);
+	if (recorded)
+		persist(ax);
+	return kw_change(ax, k, p, recorded);
+}
+
+int kw_apply_recorded(const struct apply_ctx *ax, struct kw_track *k,
+		      const struct kw_plan *p, bool recorded)
+{
+	int err = kw_check(ax, k);
+
+	if (err) {
+		kw_unrecord(ax, k, recorded);
+		return err;
+	}
+	return p->drift ? kw_change(ax, k, p, recorded) : 0;
 }
 
 int kw_restore(const struct apply_ctx *ax, struct kw_track *k)

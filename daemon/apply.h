@@ -21,6 +21,16 @@ bool apply_err_transient(int err);
  */
 int wq_apply(const struct apply_ctx *ax, struct wq_track *t,
 	     const struct wq_plan *p);
+/*
+ * wq_apply() in two steps, for a pass that persists once for many
+ * workqueues: wq_record() puts the originals of what p changes in
+ * t->orig and returns the attributes it added; the caller persists them,
+ * then wq_apply_recorded() writes (and takes back what it added and did
+ * not change).
+ */
+unsigned int wq_record(struct wq_track *t, const struct wq_plan *p);
+int wq_apply_recorded(const struct apply_ctx *ax, struct wq_track *t,
+		      const struct wq_plan *p, unsigned int added);
 /* Plan putting back every attribute wqrtd changed, and apply it. */
 int wq_restore(const struct apply_ctx *ax, struct wq_track *t);
 
@@ -31,6 +41,10 @@ int wq_restore(const struct apply_ctx *ax, struct wq_track *t);
  */
 int kw_apply(const struct apply_ctx *ax, struct kw_track *k,
 	     const struct kw_plan *p);
+/* The same in two steps: true when kw_record() recorded k's original */
+bool kw_record(struct kw_track *k, const struct kw_plan *p);
+int kw_apply_recorded(const struct apply_ctx *ax, struct kw_track *k,
+		      const struct kw_plan *p, bool recorded);
 int kw_restore(const struct apply_ctx *ax, struct kw_track *k);
 
 #endif

@@ -8,12 +8,102 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* apply.c's persist(): the originals of every tracker, now */
+/* A write waiting for the originals of its pass to be on disk */
+struct wq_job {
+	struct wq_plan p;
+	const struct rule *r;
+	unsigned int added; /* originals recorded for it */
+};
+
+struct kw_job {
+	struct kw_plan p;
+	bool recorded;
+};
+
+static void save(struct daemon *d)
+{
+	d->dirty = false;
+	state_save(&d->state, d->wqs, d->nwqs, d->kws, d->nkws);
+}
+
+/*
+ * apply.c's persist(): the originals of every tracker, now; during a
+ * pass, at its end, or before its writes when they grew (see run_jobs).
+ */
 static void persist(void *arg)
 {
 	struct daemon *d = arg;
 
-	state_save(&d->state, d->wqs, d->nwqs, d->kws, d->nkws);
+	if (d->batch)
+		d->dirty = true;
+	else
+		save(d);
+}
+
+static void flush(struct daemon *d)
+{
+	if (d->dirty)
+		save(d);
+}
+
+/*
+ * Outside the jobs of a pass (no memory for one): an original that grows
+ * is on disk before the write it guards, pass or not.
+ */
+static int wq_apply_now(struct daemon *d, struct wq_track *t,
+			const struct wq_plan *p)
+{
+	bool batch = d->batch;
+	int err;
+
+	d->batch = false;
+	err = wq_apply(&d->ax, t, p);
+	d->batch = batch;
+	return err;
+}
+
+static int kw_apply_now(struct daemon *d, struct kw_track *k,
+			const struct kw_plan *p)
+{
+	bool batch = d->batch;
+	int err;
+
+	d->batch = false;
+	err = kw_apply(&d->ax, k, p);
+	d->batch = batch;
+	return err;
+}
+
+static bool wq_eq(const void *ctx, int idx, const void *key)
+{
+	const struct daemon *d = ctx;
+
+	return !strcmp(d->wqs[idx].name, key);
+}
+
+static bool kw_eq(const void *ctx, int idx, const void *key)
+{
+	const struct daemon *d = ctx;
+
+	return d->kws[idx].pid == *(const pid_t *)key;
+}
+
+static uint32_t kw_hash(pid_t pid)
+{
+	return htab_hash_int((uint32_t)pid);
+}
+
+/* After the arrays were rebuilt in place */
+static void reindex(struct daemon *d)
+{
+	size_t i;
+
+	htab_clear(&d->wq_ix);
+	htab_clear(&d->kw_ix);
+	for (i = 0; i < d->nwqs; i++)
+		htab_add(&d->wq_ix, htab_hash_str(d->wqs[i].name), i);
+	for (i = 0; i < d->nkws; i++)
+		htab_add(&d->kw_ix, kw_hash(d->kws[i].pid), i);
 }
 
 void daemon_init(struct daemon *d, const char *root, const struct sys_ops *ops,
@@ -36,6 +126,10 @@ void daemon_free(struct daemon *d)
 	free(d->shared);
 	free(d->warned);
 	free(d->pool_map);
+	free(d->wq_jobs);
+	free(d->kw_jobs);
+	htab_free(&d->wq_ix);
+	htab_free(&d->kw_ix);
 	state_free(&d->state);
 	config_free(d->cfg);
 	memset(d, 0, sizeof(*d));
@@ -62,7 +156,12 @@ static void count(struct daemon *d, int err)
 static struct wq_track *wq_find(struct daemon *d, const char *name)
 {
 	size_t i;
+	int ix;
 
+	if (!d->wq_ix.broken) {
+		ix = htab_find(&d->wq_ix, htab_hash_str(name), wq_eq, d, name);
+		return ix < 0 ? NULL : &d->wqs[ix];
+	}
 	for (i = 0; i < d->nwqs; i++)
 		if (!strcmp(d->wqs[i].name, name))
 			return &d->wqs[i];
@@ -79,6 +178,7 @@ static struct wq_track *wq_add(struct daemon *d, const char *name)
 	v += d->nwqs++;
 	memset(v, 0, sizeof(*v));
 	snprintf(v->name, sizeof(v->name), "%s", name);
+	htab_add(&d->wq_ix, htab_hash_str(v->name), d->nwqs - 1);
 	d->pool_map_ok = false;
 	/* a previous instance changed it: its originals are the real ones */
 	state_take(&d->state, name, &v->orig);
@@ -87,7 +187,13 @@ static struct wq_track *wq_add(struct daemon *d, const char *name)
 
 static void wq_drop(struct daemon *d, struct wq_track *t)
 {
-	*t = d->wqs[--d->nwqs];
+	int i = t - d->wqs, last = d->nwqs - 1;
+
+	htab_del(&d->wq_ix, htab_hash_str(t->name), i);
+	if (i != last)
+		htab_move(&d->wq_ix, htab_hash_str(d->wqs[last].name), last, i);
+	*t = d->wqs[last];
+	d->nwqs--;
 	d->pool_map_ok = false;
 }
 
@@ -157,6 +263,47 @@ static void wq_settle(struct daemon *d, struct wq_track *t,
 	d->pool_map_ok = false;
 }
 
+/* In a pass: the write waits for every original of the pass (run_jobs) */
+static int queue_wq(struct daemon *d, const struct wq_plan *p,
+		    const struct rule *r)
+{
+	struct wq_job *v = d->wq_jobs;
+
+	if (d->nwq_jobs == d->wq_jobs_cap) {
+		size_t cap = d->wq_jobs_cap ? 2 * d->wq_jobs_cap : 16;
+
+		v = realloc(d->wq_jobs, cap * sizeof(*v));
+		if (!v)
+			return -ENOMEM;
+		d->wq_jobs = v;
+		d->wq_jobs_cap = cap;
+	}
+	v += d->nwq_jobs++;
+	v->p = *p;
+	v->r = r;
+	v->added = 0;
+	return 0;
+}
+
+static int queue_kw(struct daemon *d, const struct kw_plan *p)
+{
+	struct kw_job *v = d->kw_jobs;
+
+	if (d->nkw_jobs == d->kw_jobs_cap) {
+		size_t cap = d->kw_jobs_cap ? 2 * d->kw_jobs_cap : 16;
+
+		v = realloc(d->kw_jobs, cap * sizeof(*v));
+		if (!v)
+			return -ENOMEM;
+		d->kw_jobs = v;
+		d->kw_jobs_cap = cap;
+	}
+	v += d->nkw_jobs++;
+	v->p = *p;
+	v->recorded = false;
+	return 0;
+}
+
 static void apply_wq(struct daemon *d, const char *name)
 {
 	const struct rule *r;
@@ -167,8 +314,12 @@ static void apply_wq(struct daemon *d, const char *name)
 	if (!t)
 		return;
 	err = plan_wq(&d->ax, t, r, &p);
-	if (!err)
-		err = wq_apply(&d->ax, t, &p);
+	if (!err && d->batch && p.todo && !queue_wq(d, &p, r))
+		return;
+	if (!err && p.todo)
+		err = wq_apply_now(d, t, &p);
+	else if (!err)
+		err = wq_apply(&d->ax, t, &p); /* what is back, if any */
 	count(d, err);
 	wq_settle(d, t, r);
 }
@@ -203,7 +354,12 @@ static void plan_one_wq(struct daemon *d, const char *name,
 static struct kw_track *kw_find(struct daemon *d, pid_t pid)
 {
 	size_t i;
+	int ix;
 
+	if (!d->kw_ix.broken) {
+		ix = htab_find(&d->kw_ix, kw_hash(pid), kw_eq, d, &pid);
+		return ix < 0 ? NULL : &d->kws[ix];
+	}
 	for (i = 0; i < d->nkws; i++)
 		if (d->kws[i].pid == pid)
 			return &d->kws[i];
@@ -221,6 +377,7 @@ static struct kw_track *kw_add(struct daemon *d, const struct task_info *ti)
 	memset(v, 0, sizeof(*v));
 	v->pid = ti->pid;
 	v->start = ti->start;
+	htab_add(&d->kw_ix, kw_hash(v->pid), d->nkws - 1);
 	snprintf(v->comm, sizeof(v->comm), "%s", ti->comm);
 	/* a previous instance changed it: its original is the real one */
 	v->changed = state_take_kw(&d->state, ti->pid, ti->start, &v->orig);
@@ -250,7 +407,13 @@ static void warn_ambiguous(struct daemon *d, const struct task_info *ti,
 
 static void kw_drop(struct daemon *d, struct kw_track *k)
 {
-	*k = d->kws[--d->nkws];
+	int i = k - d->kws, last = d->nkws - 1;
+
+	htab_del(&d->kw_ix, kw_hash(k->pid), i);
+	if (i != last)
+		htab_move(&d->kw_ix, kw_hash(d->kws[last].pid), last, i);
+	*k = d->kws[last];
+	d->nkws--;
 }
 
 #define POOL_MAP_MAX (1 << 16)
@@ -347,11 +510,72 @@ static void apply_kw(struct daemon *d, const struct task_info *ti)
 	snprintf(k->comm, sizeof(k->comm), "%s", ti->comm);
 	k->keep = p.keep;
 	k->seen = true;
-	err = kw_apply(&d->ax, k, &p);
+	if (d->batch && p.drift && !queue_kw(d, &p))
+		return;
+	err = kw_apply_now(d, k, &p);
 	if (err == -ESRCH)
 		kw_drop(d, k);
 	else
 		count(d, err);
+}
+
+/*
+ * The writes of a pass: first every original they guard recorded and
+ * persisted at once (a save per workqueue made a pass over 1000 of them
+ * quadratic), then the writes.
+ */
+static void run_wq_jobs(struct daemon *d)
+{
+	struct wq_track *t;
+	struct wq_job *j;
+	size_t i;
+
+	for (i = 0; i < d->nwq_jobs; i++) {
+		j = &d->wq_jobs[i];
+		t = wq_find(d, j->p.name);
+		j->added = t ? wq_record(t, &j->p) : 0;
+		if (j->added)
+			d->dirty = true;
+	}
+	flush(d);
+	for (i = 0; i < d->nwq_jobs; i++) {
+		j = &d->wq_jobs[i];
+		t = wq_find(d, j->p.name);
+		if (!t)
+			continue;
+		count(d, wq_apply_recorded(&d->ax, t, &j->p, j->added));
+		wq_settle(d, t, j->r);
+	}
+	d->nwq_jobs = 0;
+}
+
+static void run_kw_jobs(struct daemon *d)
+{
+	struct kw_track *k;
+	struct kw_job *j;
+	size_t i;
+	int err;
+
+	for (i = 0; i < d->nkw_jobs; i++) {
+		j = &d->kw_jobs[i];
+		k = kw_find(d, j->p.pid);
+		j->recorded = k && kw_record(k, &j->p);
+		if (j->recorded)
+			d->dirty = true;
+	}
+	flush(d);
+	for (i = 0; i < d->nkw_jobs; i++) {
+		j = &d->kw_jobs[i];
+		k = kw_find(d, j->p.pid);
+		if (!k)
+			continue;
+		err = kw_apply_recorded(&d->ax, k, &j->p, j->recorded);
+		if (err == -ESRCH)
+			kw_drop(d, k);
+		else
+			count(d, err);
+	}
+	d->nkw_jobs = 0;
 }
 
 static int apply_wq_cb(const char *name, void *arg)
@@ -449,15 +673,27 @@ static void scan_kworkers(struct daemon *d)
 
 int daemon_scan(struct daemon *d)
 {
+	d->scans++;
+	d->batch = true;
 	scan_wqs(d, apply_wq_cb, d);
+	run_wq_jobs(d);
 	scan_kworkers(d);
+	run_kw_jobs(d);
+	d->batch = false;
+	/* what shrank (put back, gone) needs no hurry */
+	flush(d);
 	return d->failures;
 }
 
 int daemon_scan_kworkers(struct daemon *d)
 {
+	d->kw_scans++;
 	d->failures = 0;
+	d->batch = true;
 	scan_kworkers(d);
+	run_kw_jobs(d);
+	d->batch = false;
+	flush(d);
 	return d->failures;
 }
 
@@ -573,6 +809,8 @@ int daemon_restore(struct daemon *d)
 	size_t i, keep;
 
 	take_saved_kworkers(d);
+	/* one save at the end: only what was confirmed back goes */
+	d->batch = true;
 	for (i = 0, keep = 0; i < d->nwqs; i++) {
 		if (wq_restore(&d->ax, &d->wqs[i]))
 			fails++;
@@ -589,8 +827,10 @@ int daemon_restore(struct daemon *d)
 			d->kws[keep++] = d->kws[i];
 	}
 	d->nkws = keep;
+	d->batch = false;
+	reindex(d);
 	/* what is left of a previous instance is gone with its tasks */
 	state_forget(&d->state);
-	persist(d);
+	save(d);
 	return fails;
 }

@@ -23,6 +23,7 @@
 
 #include "apply.h"
 #include "config.h"
+#include "htab.h"
 #include "plan.h"
 #include "report.h"
 #include "state.h"
@@ -44,6 +45,20 @@ struct daemon {
 	unsigned int failures; /* S: permanent failures of the last pass */
 	pid_t *warned; /* S: kworkers told about (ambiguous rescuer name) */
 	size_t nwarned;
+	unsigned long scans; /* full scans so far (what they cost: tests) */
+	unsigned long kw_scans; /* kworker-only scans so far */
+	struct htab wq_ix; /* S: wqs by name */
+	struct htab kw_ix; /* S: kws by pid */
+	/*
+	 * S: a pass in progress: the writes wait in the jobs until every
+	 * original they guard is recorded, and those are persisted once
+	 * (dirty: there is something to persist).
+	 */
+	bool batch, dirty;
+	struct wq_job *wq_jobs;
+	size_t nwq_jobs, wq_jobs_cap;
+	struct kw_job *kw_jobs;
+	size_t nkw_jobs, kw_jobs_cap;
 	struct state state; /* P, state.c: originals, and where they go */
 };
 

@@ -7,6 +7,7 @@
 #include "daemon.h"
 #include "log.h"
 #include "netlink.h"
+#include "watch.h"
 
 #include <errno.h>
 #include <getopt.h>
@@ -21,13 +22,6 @@
 #include <unistd.h>
 
 #define USEC_PER_SEC 1000000ULL
-#define PENDING_MAX 64
-#define RETRY_USEC 10000ULL /* then doubling: 10, 20, 40 ... 640 ms */
-#define RETRY_MAX 7
-/* at most one rescan for lost events per second, however many are lost */
-#define OVERRUN_GAP_USEC USEC_PER_SEC
-/* new workqueues come in bursts (a module load): one kworker scan after */
-#define WQ_SETTLE_USEC (USEC_PER_SEC / 10)
 
 struct opts {
 	const char *conf;
@@ -42,14 +36,8 @@ struct ctx {
 	struct sys_ops ops;
 	sd_event *ev;
 	sd_event_source *rescan;
-	sd_event_source *overrun;
-	sd_event_source *wq_settle;
-	sd_event_source *retry;
-	uint64_t last_overrun_scan;
-	pid_t pending[PENDING_MAX];
-	unsigned int npending;
-	unsigned int retries;
-	bool pending_full; /* said, and a rescan is coming */
+	struct watch w; /* what to do about events, and when (watch.c) */
+	sd_event_source *tick; /* armed for watch_next() */
 };
 
 static void usage(FILE *f)
@@ -158,145 +146,69 @@ static void scan(struct ctx *c, const char *why)
 	notify_status(c);
 }
 
-static int on_overrun_timer(sd_event_source *s, uint64_t usec, void *arg)
-{
-	struct ctx *c = arg;
-
-	(void)s;
-	c->last_overrun_scan = usec;
-	c->pending_full = false;
-	scan(c, "overrun");
-	return 0;
-}
-
-/*
- * Events were lost: rescan once the socket is drained, not in the receive
- * loop, and no more than once per OVERRUN_GAP_USEC, however often the
- * buffer overruns: whoever floods the system cannot make wqrtd rescan
- * /proc without end.
- */
-static void rescan_soon(struct ctx *c)
-{
-	int on = SD_EVENT_OFF;
-	uint64_t now, at;
-
-	if (!c->overrun)
-		return;
-	sd_event_source_get_enabled(c->overrun, &on);
-	if (on != SD_EVENT_OFF)
-		return; /* one is coming: it sees these too */
-	sd_event_now(c->ev, CLOCK_MONOTONIC, &now);
-	at = c->last_overrun_scan + OVERRUN_GAP_USEC;
-	sd_event_source_set_time(c->overrun, at > now ? at : now);
-	sd_event_source_set_enabled(c->overrun, SD_EVENT_ONESHOT);
-}
-
-static void on_overrun(void *arg)
-{
-	rescan_soon(arg);
-}
-
-static void arm_retry(struct ctx *c)
+static uint64_t now_usec(struct ctx *c)
 {
 	uint64_t now;
 
 	sd_event_now(c->ev, CLOCK_MONOTONIC, &now);
-	sd_event_source_set_time(c->retry, now + (RETRY_USEC << c->retries));
-	sd_event_source_set_enabled(c->retry, SD_EVENT_ONESHOT);
+	return now;
 }
 
-/* Look again at kthreadd's children that were not settled at FORK time */
-static int on_retry(sd_event_source *s, uint64_t usec, void *arg)
+/* The one timer of watch.c's retries, rescans and settles */
+static void arm_tick(struct ctx *c)
+{
+	uint64_t at = watch_next(&c->w);
+
+	if (at == WATCH_NEVER) {
+		sd_event_source_set_enabled(c->tick, SD_EVENT_OFF);
+		return;
+	}
+	sd_event_source_set_time(c->tick, at);
+	sd_event_source_set_enabled(c->tick, SD_EVENT_ONESHOT);
+}
+
+static int on_tick(sd_event_source *s, uint64_t usec, void *arg)
 {
 	struct ctx *c = arg;
-	unsigned int i, keep = 0;
 
 	(void)s, (void)usec;
-	for (i = 0; i < c->npending; i++) {
-		pid_t pid = c->pending[i];
-
-		if (daemon_task_unsettled(&c->d, pid))
-			c->pending[keep++] = pid;
-		else
-			daemon_task_new(&c->d, pid);
-	}
-	c->npending = keep;
-	if (keep && ++c->retries < RETRY_MAX) {
-		arm_retry(c);
-	} else {
-		if (keep)
-			log_debug(
-				"%u new kernel thread(s) still unsettled; the rescan will see them",
-				keep);
-		c->npending = 0;
-	}
+	watch_run(&c->w, now_usec(c));
+	arm_tick(c);
 	notify_status(c);
 	return 0;
+}
+
+static void on_overrun(void *arg)
+{
+	struct ctx *c = arg;
+
+	watch_overrun(&c->w, now_usec(c));
+	arm_tick(c);
 }
 
 static void on_task(void *arg, pid_t pid)
 {
 	struct ctx *c = arg;
 
-	if (c->retry && daemon_task_unsettled(&c->d, pid)) {
-		if (c->npending == PENDING_MAX) {
-			/* not dropped in silence: a rescan will see it */
-			if (!c->pending_full)
-				log_notice(
-					"more than %d new kernel threads waiting to settle; rescanning instead",
-					PENDING_MAX);
-			c->pending_full = true;
-			rescan_soon(c);
-			return;
-		}
-		c->pending[c->npending++] = pid;
-		c->retries = 0;
-		arm_retry(c);
-		return;
-	}
-	if (daemon_task_new(&c->d, pid))
-		notify_status(c);
+	/* STATUS= follows on the next tick or scan: not a message per fork */
+	watch_task(&c->w, pid, now_usec(c));
+	arm_tick(c);
 }
 
 /* A kernel thread exited: forget it, it will not be back */
 static void on_exit_task(void *arg, pid_t pid)
 {
 	struct ctx *c = arg;
-	unsigned int i;
 
-	for (i = 0; i < c->npending; i++)
-		if (c->pending[i] == pid)
-			c->pending[i--] = c->pending[--c->npending];
-	daemon_task_exit(&c->d, pid);
-}
-
-static int on_wq_settle(sd_event_source *s, uint64_t usec, void *arg)
-{
-	struct ctx *c = arg;
-
-	(void)s, (void)usec;
-	/* their rescuers were forked before the workqueues showed up */
-	daemon_scan_kworkers(&c->d);
-	notify_status(c);
-	return 0;
+	watch_exit(&c->w, pid);
 }
 
 static void on_wq(void *arg, const char *name)
 {
 	struct ctx *c = arg;
-	int on = SD_EVENT_OFF;
-	uint64_t now;
 
-	daemon_wq_added(&c->d, name);
-	if (!config_match_wq(c->d.cfg, name))
-		return;
-	/* one kworker scan after a burst, not one per workqueue */
-	sd_event_source_get_enabled(c->wq_settle, &on);
-	if (on == SD_EVENT_OFF) {
-		sd_event_now(c->ev, CLOCK_MONOTONIC, &now);
-		sd_event_source_set_time(c->wq_settle, now + WQ_SETTLE_USEC);
-		sd_event_source_set_enabled(c->wq_settle, SD_EVENT_ONESHOT);
-	}
+	watch_wq(&c->w, name, now_usec(c));
+	arm_tick(c);
 	notify_status(c);
 }
 
@@ -407,18 +319,12 @@ static int setup_loop(struct ctx *c)
 				      UINT64_MAX, USEC_PER_SEC / 10, on_timer,
 				      c);
 	if (r >= 0)
-		r = sd_event_add_time(c->ev, &c->retry, CLOCK_MONOTONIC,
-				      UINT64_MAX, 1000, on_retry, c);
-	if (r >= 0)
-		r = sd_event_add_time(c->ev, &c->overrun, CLOCK_MONOTONIC,
-				      UINT64_MAX, 1000, on_overrun_timer, c);
-	if (r >= 0)
-		r = sd_event_add_time(c->ev, &c->wq_settle, CLOCK_MONOTONIC,
-				      UINT64_MAX, 1000, on_wq_settle, c);
+		r = sd_event_add_time(c->ev, &c->tick, CLOCK_MONOTONIC,
+				      UINT64_MAX, 1000, on_tick, c);
 	if (r < 0)
 		return r;
-	sd_event_source_set_enabled(c->overrun, SD_EVENT_OFF);
-	sd_event_source_set_enabled(c->wq_settle, SD_EVENT_OFF);
+	sd_event_source_set_enabled(c->tick, SD_EVENT_OFF);
+	watch_init(&c->w, &c->d);
 	/* WATCHDOG=1 at half of WatchdogSec=, when the unit asks for it */
 	sd_event_set_watchdog(c->ev, true);
 
@@ -468,9 +374,7 @@ static int run_daemon(struct ctx *c)
 	r = sd_event_loop(c->ev);
 	nlw_close(&c->nl);
 	sd_event_source_unref(c->rescan);
-	sd_event_source_unref(c->overrun);
-	sd_event_source_unref(c->wq_settle);
-	sd_event_source_unref(c->retry);
+	sd_event_source_unref(c->tick);
 	sd_event_unref(c->ev);
 	return r < 0 ? 1 : 0;
 }

@@ -234,7 +234,8 @@ int nlw_uevent_fd(const struct nlw *w)
 
 static void overrun(struct nlw *w, const char *what)
 {
-	log_warn("%s: events lost (receive buffer overrun); rescanning", what);
+	/* said (once per rescan, not once per overrun) by whoever rescans */
+	log_debug("%s: events lost (receive buffer overrun)", what);
 	if (w->on_overrun)
 		w->on_overrun(w->arg);
 }

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * Netlink watchers over libnl-3: the proc connector (FORK and COMM events
+ * Netlink watchers over libnl-3: the proc connector (FORK and EXIT events
  * of kthreadd's children) and kobject uevents (workqueues added later).
  * Only messages sent by the kernel (port 0) are believed.
  */

@@ -8,10 +8,34 @@
 #include <string.h>
 #include <unistd.h>
 
+static bool v_eq(const void *ctx, int idx, const void *key)
+{
+	const struct state *s = ctx;
+
+	return !strcmp(s->v[idx].name, key);
+}
+
+static bool kv_eq(const void *ctx, int idx, const void *key)
+{
+	const struct state *s = ctx;
+
+	return s->kv[idx].pid == *(const pid_t *)key;
+}
+
+static uint32_t kv_hash(pid_t pid)
+{
+	return htab_hash_int((uint32_t)pid);
+}
+
 static struct saved_wq *saved_find(const struct state *s, const char *wq)
 {
 	size_t i;
+	int ix;
 
+	if (!s->v_ix.broken) {
+		ix = htab_find(&s->v_ix, htab_hash_str(wq), v_eq, s, wq);
+		return ix < 0 ? NULL : &s->v[ix];
+	}
 	for (i = 0; i < s->n; i++)
 		if (!strcmp(s->v[i].name, wq))
 			return &s->v[i];
@@ -28,14 +52,56 @@ static struct saved_wq *saved_add(struct state *s, const char *wq)
 	v += s->n++;
 	memset(v, 0, sizeof(*v));
 	snprintf(v->name, sizeof(v->name), "%s", wq);
+	htab_add(&s->v_ix, htab_hash_str(v->name), s->n - 1);
 	return v;
+}
+
+static void saved_drop(struct state *s, struct saved_wq *w)
+{
+	int i = w - s->v, last = s->n - 1;
+
+	htab_del(&s->v_ix, htab_hash_str(w->name), i);
+	if (i != last)
+		htab_move(&s->v_ix, htab_hash_str(s->v[last].name), last, i);
+	*w = s->v[last];
+	s->n--;
+}
+
+static struct saved_kw *saved_kw_find(const struct state *s, pid_t pid)
+{
+	size_t i;
+	int ix;
+
+	if (!s->kv_ix.broken) {
+		ix = htab_find(&s->kv_ix, kv_hash(pid), kv_eq, s, &pid);
+		return ix < 0 ? NULL : &s->kv[ix];
+	}
+	for (i = 0; i < s->nk; i++)
+		if (s->kv[i].pid == pid)
+			return &s->kv[i];
+	return NULL;
+}
+
+static void saved_kw_drop(struct state *s, struct saved_kw *k)
+{
+	int i = k - s->kv, last = s->nk - 1;
+
+	htab_del(&s->kv_ix, kv_hash(k->pid), i);
+	if (i != last)
+		htab_move(&s->kv_ix, kv_hash(s->kv[last].pid), last, i);
+	*k = s->kv[last];
+	s->nk--;
 }
 
 static void saved_kw_add(struct state *s, pid_t pid, unsigned long long start,
 			 const struct sched_val *orig)
 {
-	struct saved_kw *v = realloc(s->kv, (s->nk + 1) * sizeof(*v));
+	struct saved_kw *v;
 
+	/* one original per pid: a file with two keeps the first */
+	if (saved_kw_find(s, pid))
+		return;
+	v = realloc(s->kv, (s->nk + 1) * sizeof(*v));
 	if (!v)
 		return;
 	s->kv = v;
@@ -43,6 +109,7 @@ static void saved_kw_add(struct state *s, pid_t pid, unsigned long long start,
 	v->pid = pid;
 	v->start = start;
 	v->orig = *orig;
+	htab_add(&s->kv_ix, kv_hash(pid), s->nk - 1);
 }
 
 /*
@@ -110,37 +177,29 @@ bool state_take(struct state *s, const char *wq, struct settings *orig)
 	if (!w)
 		return false;
 	*orig = w->orig;
-	*w = s->v[--s->n];
+	saved_drop(s, w);
 	return true;
 }
 
 bool state_has_kw(const struct state *s, pid_t pid)
 {
-	size_t i;
-
-	for (i = 0; i < s->nk; i++)
-		if (s->kv[i].pid == pid)
-			return true;
-	return false;
+	return saved_kw_find(s, pid) != NULL;
 }
 
 bool state_take_kw(struct state *s, pid_t pid, unsigned long long start,
 		   struct sched_val *orig)
 {
+	struct saved_kw *k = saved_kw_find(s, pid);
 	bool same;
-	size_t i;
 
-	for (i = 0; i < s->nk; i++) {
-		if (s->kv[i].pid != pid)
-			continue;
-		/* else the pid of a kworker that is gone: nothing to put back */
-		same = s->kv[i].start == start;
-		if (same)
-			*orig = s->kv[i].orig;
-		s->kv[i] = s->kv[--s->nk];
-		return same;
-	}
-	return false;
+	if (!k)
+		return false;
+	/* else the pid of a kworker that is gone: nothing to put back */
+	same = k->start == start;
+	if (same)
+		*orig = k->orig;
+	saved_kw_drop(s, k);
+	return same;
 }
 
 static void write_orig(FILE *f, const char *wq, const struct settings *orig,
@@ -175,6 +234,7 @@ void state_save(struct state *s, const struct wq_track *wqs, size_t n,
 
 	if (!s->path)
 		return;
+	s->saves++;
 	f = open_memstream(&text, &len);
 	if (!f)
 		return;
@@ -229,6 +289,8 @@ void state_forget(struct state *s)
 {
 	s->n = 0;
 	s->nk = 0;
+	htab_clear(&s->v_ix);
+	htab_clear(&s->kv_ix);
 }
 
 void state_free(struct state *s)
@@ -236,5 +298,7 @@ void state_free(struct state *s)
 	free(s->v);
 	free(s->kv);
 	free(s->last);
+	htab_free(&s->v_ix);
+	htab_free(&s->kv_ix);
 	memset(s, 0, sizeof(*s));
 }

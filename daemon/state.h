@@ -11,6 +11,7 @@
 #ifndef WQRT_STATE_H
 #define WQRT_STATE_H
 
+#include "htab.h"
 #include "plan.h"
 
 struct saved_wq {
@@ -30,7 +31,10 @@ struct state {
 	size_t n; /* ... and not taken over by a tracker yet */
 	struct saved_kw *kv; /* the same for kworkers */
 	size_t nk;
+	struct htab v_ix; /* v by name */
+	struct htab kv_ix; /* kv by pid */
 	char *last; /* what the file holds now: written only on change */
+	unsigned long saves; /* state_save() calls that built the file */
 };
 
 /* Read the originals a previous instance left in path. 0 or -errno. */

@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "common.h"
@@ -491,6 +492,47 @@ static void test_originals_saved_before_write(void **state)
 	strlist_free(&fo.snaps);
 }
 
+/*
+ * Issue 16.6: the same outside a scan: a workqueue that appears (uevent)
+ * and a kworker that is forked (proc connector) each get their original
+ * on disk before their write.
+ */
+static void test_originals_saved_before_write_on_events(void **state)
+{
+	char path[300];
+	size_t i, wq = 0, kw = 0;
+
+	(void)state;
+	snprintf(path, sizeof(path), "%s/originals", ft.root);
+	fo.snap_path = path;
+	ft_wq(&ft, "events", true);
+	start("[wq:tty_flip]\nnice = -3\n"
+	      "[kworker:kworker/u9:*]\npolicy = fifo\nrtprio = 5\n");
+	assert_int_equal(daemon_use_state(&d, path), 0);
+	assert_int_equal(daemon_scan(&d), 0);
+	ft_wq(&ft, "tty_flip", true);
+	assert_int_equal(daemon_wq_added(&d, "tty_flip"), 0);
+	ft_task(&ft, 300, 2, "kworker/u9:0", SCHED_OTHER, 0, 0, 30);
+	assert_int_equal(daemon_task_new(&d, 300), 0);
+	assert_string_equal(ft_get(&ft, "tty_flip", "nice"), "-3");
+	assert_int_equal(sched_of(300).policy, SCHED_FIFO);
+	for (i = 0; i < fo.snaps.n; i++) {
+		const char *s = fo.snaps.v[i];
+
+		if (!strncmp(s, "tty_flip/nice=-3|", 17)) {
+			assert_non_null(strstr(s, "tty_flip nice 0"));
+			wq++;
+		}
+		if (!strncmp(s, "pid 300|", 8)) {
+			assert_non_null(strstr(s, "kworker 300 30 0 0 0"));
+			kw++;
+		}
+	}
+	assert_int_equal(wq, 1);
+	assert_true(kw >= 1);
+	strlist_free(&fo.snaps);
+}
+
 /* Issue 16.6: a put-back that fails keeps the original, on disk too */
 static void test_failed_put_back_keeps_original(void **state)
 {
@@ -654,6 +696,103 @@ static void test_pool_worker_follows_workqueue(void **state)
 	assert_int_equal(sched_of(103).rtprio, 5);
 }
 
+static double secs_since(const struct timespec *a)
+{
+	struct timespec b;
+
+	clock_gettime(CLOCK_MONOTONIC, &b);
+	return (b.tv_sec - a->tv_sec) + (b.tv_nsec - a->tv_nsec) / 1e9;
+}
+
+#define BIG_WQS 1000
+#define BIG_WORKERS 3 /* per workqueue's pool, and its rescuer: 4000 */
+
+/*
+ * Issue 16.9: a pass over 1000 workqueues and 4000 kworkers with the
+ * originals kept (RUNTIME_DIRECTORY set) builds the originals file once
+ * before the workqueues' writes and once before the kworkers' (their
+ * plans need the pools those writes give), not once per workqueue and
+ * kworker; an idle pass and a put-back of drift never. Pass times are
+ * printed as a diagnostic, never asserted.
+ */
+static void test_big_tree_saves_per_pass(void **state)
+{
+	char path[300], name[16], comm[48], ids[32];
+	unsigned long saves;
+	struct timespec t;
+	struct sched_val v = { SCHED_OTHER, 0, 0 };
+	int i, j;
+
+	(void)state;
+	for (i = 0; i < BIG_WQS; i++) {
+		snprintf(name, sizeof(name), "w%03d", i);
+		ft_wq(&ft, name, true);
+		snprintf(ids, sizeof(ids), "0:%d", 10 + i);
+		ft_set(&ft, name, "pool_ids", ids);
+		snprintf(comm, sizeof(comm), "kworker/R-%s", name);
+		ft_task(&ft, 10000 + i, 2, comm, SCHED_OTHER, 0, 0, 1 + i);
+		for (j = 0; j < BIG_WORKERS; j++) {
+			snprintf(comm, sizeof(comm), "kworker/u%d:%d", 10 + i,
+				 j);
+			ft_task(&ft, 20000 + BIG_WORKERS * i + j, 2, comm,
+				SCHED_OTHER, 0, 0, 5000 + i);
+		}
+	}
+	snprintf(path, sizeof(path), "%s/originals", ft.root);
+	start("[wq:w*]\npolicy = fifo\nrtprio = 10\n");
+	assert_int_equal(daemon_use_state(&d, path), 0);
+
+	saves = d.state.saves;
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	assert_int_equal(daemon_scan(&d), 0);
+	print_message("first pass: %.3f s, %lu save(s)\n", secs_since(&t),
+		      d.state.saves - saves);
+	assert_int_equal(d.state.saves - saves, 2);
+	assert_int_equal(d.nwqs, BIG_WQS);
+	assert_int_equal(d.nkws, BIG_WQS * (1 + BIG_WORKERS));
+	assert_string_equal(ft_get(&ft, "w999", "policy"), "fifo");
+	assert_int_equal(sched_of(10000 + BIG_WQS - 1).rtprio, 10);
+	assert_int_equal(sched_of(20000 + BIG_WORKERS * BIG_WQS - 1).rtprio,
+			 10);
+
+	saves = d.state.saves;
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	assert_int_equal(daemon_scan(&d), 0);
+	print_message("idle pass: %.3f s, %lu save(s)\n", secs_since(&t),
+		      d.state.saves - saves);
+	assert_int_equal(d.state.saves, saves);
+
+	/* someone puts every rescuer back: the originals are known */
+	for (i = 0; i < BIG_WQS; i++)
+		fo.ops.sched_set(fo.ops.ctx, 10000 + i, &v);
+	saves = d.state.saves;
+	assert_int_equal(daemon_scan(&d), 0);
+	assert_int_equal(d.state.saves, saves);
+	assert_int_equal(sched_of(10000).rtprio, 10);
+
+	/* a crash, a restart: 2000 originals are taken over, none saved */
+	restart("[wq:w*]\npolicy = fifo\nrtprio = 10\n", path);
+	saves = d.state.saves;
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	assert_int_equal(daemon_scan(&d), 0);
+	print_message("pass after a restart: %.3f s, %lu save(s)\n",
+		      secs_since(&t), d.state.saves - saves);
+	assert_int_equal(d.state.saves, saves);
+	assert_int_equal(d.state.n, 0);
+	assert_int_equal(d.state.nk, 0);
+
+	/* stop: everything back, the file gone, in one save */
+	saves = d.state.saves;
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	assert_int_equal(daemon_restore(&d), 0);
+	print_message("restore: %.3f s, %lu save(s)\n", secs_since(&t),
+		      d.state.saves - saves);
+	assert_int_equal(d.state.saves - saves, 1);
+	assert_string_equal(ft_get(&ft, "w999", "policy"), "normal");
+	assert_int_equal(sched_of(10000 + BIG_WQS - 1).policy, SCHED_OTHER);
+	assert_int_equal(access(path, F_OK), -1);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -677,6 +816,7 @@ int main(void)
 		T(test_kworker_originals_rule_dropped),
 		T(test_kworker_originals_pid_reused),
 		T(test_originals_saved_before_write),
+		T(test_originals_saved_before_write_on_events),
 		T(test_failed_put_back_keeps_original),
 		T(test_failed_listing_keeps_originals),
 		T(test_idle_scan_saves_nothing),
@@ -685,6 +825,7 @@ int main(void)
 		T(test_truncated_rescuer_ambiguous),
 		T(test_exit_forgets_kworker),
 		T(test_pool_worker_follows_workqueue),
+		T(test_big_tree_saves_per_pass),
 #undef T
 	};
 

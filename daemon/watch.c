@@ -1,0 +1,168 @@
+// SPDX-License-Identifier: GPL-2.0-only
+#include "watch.h"
+#include "log.h"
+
+#include <string.h>
+
+void watch_init(struct watch *w, struct daemon *d)
+{
+	memset(w, 0, sizeof(*w));
+	w->d = d;
+	w->retry_at = WATCH_NEVER;
+	w->rescan_at = WATCH_NEVER;
+	w->settle_at = WATCH_NEVER;
+}
+
+/*
+ * A full rescan, delay from now, and never sooner than
+ * WATCH_OVERRUN_GAP_USEC after the last one: whoever floods the system
+ * cannot make wqrtd walk /proc without end. One already coming sees
+ * these events too, and is not put off: a steady flood cannot keep it
+ * from happening.
+ */
+static void rescan_soon(struct watch *w, uint64_t now, uint64_t delay)
+{
+	uint64_t at = now + delay;
+
+	if (w->rescan_at != WATCH_NEVER)
+		return;
+	if (w->rescanned && at < w->last_rescan + WATCH_OVERRUN_GAP_USEC)
+		at = w->last_rescan + WATCH_OVERRUN_GAP_USEC;
+	w->rescan_at = at;
+	log_warn(
+		"events lost (receive buffer overrun or too many new kernel threads); rescanning in %llu ms",
+		(unsigned long long)(at - now) / 1000);
+}
+
+void watch_overrun(struct watch *w, uint64_t now)
+{
+	rescan_soon(w, now, 0);
+}
+
+static void arm_retry(struct watch *w, uint64_t now)
+{
+	w->retry_at = now + (WATCH_RETRY_USEC << w->retries);
+}
+
+void watch_task(struct watch *w, pid_t pid, uint64_t now)
+{
+	if (!daemon_task_unsettled(w->d, pid)) {
+		daemon_task_new(w->d, pid);
+		return;
+	}
+	if (w->npending == WATCH_PENDING_MAX) {
+		/* not dropped in silence: a rescan will see it */
+		if (!w->pending_full)
+			log_notice(
+				"more than %d new kernel threads waiting to settle; rescanning instead",
+				WATCH_PENDING_MAX);
+		w->pending_full = true;
+		rescan_soon(w, now, WATCH_UNSETTLED_USEC);
+		return;
+	}
+	w->pending[w->npending++] = pid;
+	w->retries = 0;
+	arm_retry(w, now);
+}
+
+void watch_exit(struct watch *w, pid_t pid)
+{
+	unsigned int i;
+
+	/* it will not settle: its place goes to the next one */
+	for (i = 0; i < w->npending; i++) {
+		if (w->pending[i] == pid) {
+			w->pending[i] = w->pending[--w->npending];
+			break;
+		}
+	}
+	daemon_task_exit(w->d, pid);
+}
+
+void watch_wq(struct watch *w, const char *name, uint64_t now)
+{
+	daemon_wq_added(w->d, name);
+	if (!config_match_wq(w->d->cfg, name))
+		return;
+	/*
+	 * Its rescuer was forked before it showed up in sysfs: one kworker
+	 * scan after a burst of them, not one per workqueue.
+	 */
+	if (w->settle_at == WATCH_NEVER)
+		w->settle_at = now + WATCH_WQ_SETTLE_USEC;
+}
+
+/* Look again at kthreadd's children that were not settled at FORK time */
+static void retry(struct watch *w, uint64_t now)
+{
+	unsigned int i, keep = 0;
+
+	w->retry_at = WATCH_NEVER;
+	for (i = 0; i < w->npending; i++) {
+		pid_t pid = w->pending[i];
+
+		if (daemon_task_unsettled(w->d, pid))
+			w->pending[keep++] = pid;
+		else
+			daemon_task_new(w->d, pid);
+	}
+	w->npending = keep;
+	if (keep && ++w->retries < WATCH_RETRY_MAX) {
+		arm_retry(w, now);
+		return;
+	}
+	if (keep)
+		log_debug(
+			"%u new kernel thread(s) still unsettled; the rescan will see them",
+			keep);
+	w->npending = 0;
+}
+
+static void rescan(struct watch *w, uint64_t now)
+{
+	int fails;
+
+	w->rescan_at = WATCH_NEVER;
+	w->last_rescan = now;
+	w->rescanned = true;
+	w->pending_full = false;
+	/* it sees the new workqueues' rescuers too */
+	w->settle_at = WATCH_NEVER;
+	log_debug("scan (events lost)");
+	fails = daemon_scan(w->d);
+	if (fails)
+		log_warn(
+			"%d change(s) failed during the rescan for lost events",
+			fails);
+}
+
+bool watch_run(struct watch *w, uint64_t now)
+{
+	bool did = false;
+
+	if (now >= w->rescan_at) {
+		rescan(w, now);
+		did = true;
+	}
+	if (now >= w->retry_at) {
+		retry(w, now);
+		did = true;
+	}
+	if (now >= w->settle_at) {
+		w->settle_at = WATCH_NEVER;
+		daemon_scan_kworkers(w->d);
+		did = true;
+	}
+	return did;
+}
+
+uint64_t watch_next(const struct watch *w)
+{
+	uint64_t at = w->rescan_at;
+
+	if (w->retry_at < at)
+		at = w->retry_at;
+	if (w->settle_at < at)
+		at = w->settle_at;
+	return at;
+}
