@@ -6,15 +6,16 @@
 # Bring one kernel flavour up to date and point build/kernel-FLAVOUR at it
 # (the build model and the flavour table are in common.sh):
 #
-#   test        the series; wqrt + systemd + debug (lockdep) fragments: the
-#               kernel every VM test boots, busybox and systemd alike
+#   test        the series and kernel/variants/debug-knobs; wqrt + systemd +
+#               debug (lockdep) fragments: the kernel every VM test boots,
+#               busybox and systemd alike
 #   plain       no series, same configuration: the baseline, and the
 #               "kernel without the series" case of the tests
-#   race        the first patches plus kernel/variants/race (no claim of
-#               the kicked worker): the idle-cull test must catch it
+#   race        test plus kernel/variants/race (no claim of the kicked
+#               worker): the idle-cull test must catch it
 #   perf        the series, wqrt + perf fragments: benchmarks only
 #   perf-plain  no series, same configuration as perf
-#   perf-alt    perf plus kernel/variants/task-pointer
+#   perf-alt    perf plus kernel/variants/wake-q
 #
 # NPATCHES applies only the first N patches of the series. WQRT_TREE=NAME
 # builds in the tree NAME instead of the flavour's own (kernel-each uses one

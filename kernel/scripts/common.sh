@@ -123,8 +123,10 @@ apply_series() {
 # the compiler); a build whose key matches is reused as it is, any other is
 # brought up to date by make. build/kernel-FLAVOUR points at the tree.
 
-# The flavour table. Sets FL_SERIES (1: the series applies), FL_VARIANT (a
-# directory of kernel/variants applied on top, or empty) and FL_FRAGMENTS
+# The flavour table. Sets FL_SERIES (1: the series applies), FL_VARIANT (the
+# directories of kernel/variants applied on top, in order, or empty: the
+# test flavours carry the debug knobs, which are not part of the series)
+# and FL_FRAGMENTS
 # (names under kernel/configs; a trailing '?' means "only when the tree
 # defines every option the fragment sets": options that come with the
 # series). A name with a slash is a path from the top of the repository.
@@ -135,15 +137,16 @@ flavour_spec() {
 	FL_VARIANT=
 	FL_ARCH=x86_64
 	case "$1" in
-	test-arm64) FL_ARCH=arm64 FL_SERIES=1
+	test-arm64) FL_ARCH=arm64 FL_SERIES=1 FL_VARIANT=debug-knobs
 		FL_FRAGMENTS="$TEST_FRAGMENTS debug-series.config?" ;;
-	test)	FL_SERIES=1 FL_FRAGMENTS="$TEST_FRAGMENTS debug-series.config?" ;;
+	test)	FL_SERIES=1 FL_VARIANT=debug-knobs
+		FL_FRAGMENTS="$TEST_FRAGMENTS debug-series.config?" ;;
 	plain)	FL_SERIES=0 FL_FRAGMENTS="$TEST_FRAGMENTS" ;;
-	race)	FL_SERIES=1 FL_VARIANT=race
+	race)	FL_SERIES=1 FL_VARIANT="debug-knobs race"
 		FL_FRAGMENTS="$TEST_FRAGMENTS debug-series.config?" ;;
 	perf)	FL_SERIES=1 FL_FRAGMENTS="wqrt.config perf.config" ;;
 	perf-plain) FL_SERIES=0 FL_FRAGMENTS="wqrt.config perf.config" ;;
-	perf-alt) FL_SERIES=1 FL_VARIANT=task-pointer
+	perf-alt) FL_SERIES=1 FL_VARIANT=wake-q
 		FL_FRAGMENTS="wqrt.config perf.config" ;;
 	flush-nosync) FL_SERIES=1 FL_VARIANT=flush-nosync
 		FL_FRAGMENTS="$TEST_FRAGMENTS debug-series.config?" ;;
@@ -162,26 +165,36 @@ flavour_spec() {
 }
 
 # The patches of a flavour's source state, in order: the series (its first
-# $1 patches when given) and the variant's patches. A variant's on-top-of
-# file says what it applies to: "all" or the number of series patches.
+# $1 patches when given) and the patches of each variant in $FL_VARIANT, in
+# that order. A variant's on-top-of file says what it applies to: "all" or
+# the number of series patches. A prefix of the series ($1, as `make
+# kernel-each` builds) leaves out the variants made for the whole of it:
+# tests that need them skip and say why.
 flavour_patches() {
-	local limit=${1:-} on vdir
-	local -a series=()
+	local limit=${1:-} v on vdir
+	local -a series=() vdirs=()
 	[ "$FL_SERIES" = 0 ] || mapfile -t series < <(series_patches)
-	if [ -n "$FL_VARIANT" ]; then
-		vdir="$WQRT_KDIR/variants/$FL_VARIANT"
+	for v in $FL_VARIANT; do
+		vdir="$WQRT_KDIR/variants/$v"
 		on=$(tr -d '[:space:]' <"$vdir/on-top-of")
-		[ "$on" = all ] || limit=$on
-		[ -z "${1:-}" ] || [ "$1" = "$limit" ] ||
-			die "variant $FL_VARIANT applies on top of $on patches, not $1"
-	fi
+		if [ "$on" = all ]; then
+			[ -z "${1:-}" ] || continue
+		else
+			[ -z "$limit" ] || [ "$limit" = "$on" ] ||
+				die "variant $v applies on top of $on patches, not $limit"
+			limit=$on
+		fi
+		vdirs+=("$vdir")
+	done
 	if [ -n "$limit" ]; then
 		[[ "$limit" =~ ^[0-9]+$ ]] && [ "$limit" -le "${#series[@]}" ] ||
 			die "the series has ${#series[@]} patches; cannot take the first '$limit'"
 		series=("${series[@]:0:$limit}")
 	fi
 	[ "${#series[@]}" = 0 ] || printf '%s\n' "${series[@]}"
-	[ -z "$FL_VARIANT" ] || ls "$vdir"/*.patch
+	for vdir in "${vdirs[@]}"; do
+		ls "$vdir"/*.patch
+	done
 }
 
 # Commit the patches on top of $1 in the base repository without a

@@ -40,7 +40,7 @@ state_key() {
 }
 
 run_race() {
-	echo "=== each: patches 1..$(cat "$WQRT_KDIR/variants/race/on-top-of") + kernel/variants/race"
+	echo "=== each: the series + kernel/variants/debug-knobs + kernel/variants/race"
 	if build_kernel race &&
 		"$vm" script "$kdir" "$WQRT_TOP/selftests/vm/race-demo.sh" --name each-race; then
 		echo "each race: PASS (the test caught the race without the claim)"
@@ -55,7 +55,9 @@ case "$mode" in
 series)
 	mapfile -t series < <(series_patches)
 	[ "${#series[@]}" -gt 0 ] || die "the series is empty"
-	race_base=$(cat "$WQRT_KDIR/variants/race/on-top-of")
+	# the race variant applies on top of the whole series and the knobs
+	race_base=$(tr -d '[:space:]' <"$WQRT_KDIR/variants/race/on-top-of")
+	[ "$race_base" != all ] || race_base=${#series[@]}
 	first=${2:-1} last=${3:-${#series[@]}}
 	[[ "$first" =~ ^[0-9]+$ && "$last" =~ ^[0-9]+$ && "$first" -ge 1 &&
 		"$first" -le "$last" && "$last" -le "${#series[@]}" ]] ||

@@ -7,13 +7,45 @@
 #              kernel/series applied as commits (refuses to overwrite an
 #              existing tree: it may hold work; FORCE=1 to replace it)
 #   export     write the commits of build/linux since 'base' back to
-#              kernel/patches (git format-patch) and rewrite kernel/series
+#              kernel/patches (git format-patch) and rewrite kernel/series;
+#              the cover letter comes from kernel/cover-letter.txt
 #   checkpatch scripts/checkpatch.pl --strict on every patch of the series
 #              and on the test-only variants in kernel/variants/*
 
 . "$(dirname "$0")/common.sh"
 
 tree="$WQRT_BUILD/linux"
+
+# kernel/patches/0000-cover-letter.patch: git's cover letter (shortlog,
+# diffstat, base-commit) with the subject and text of kernel/cover-letter.txt
+# (first line, blank line, body). Not in kernel/series: there is nothing to
+# apply. The base commit is local to this machine's import of the Debian
+# source; the version and the tree id of that import identify it anywhere.
+write_cover_letter() {
+	local text="$WQRT_KDIR/cover-letter.txt" tmp subject
+	[ -f "$text" ] || return 0
+	tmp=$(mktemp -d)
+	GIT_AUTHOR_NAME="wqrt developers" GIT_COMMITTER_NAME="wqrt developers" \
+		git_id -C "$tree" format-patch -q --zero-commit --no-signature \
+		--cover-letter --base=base -o "$tmp" base..HEAD
+	subject=$(head -n1 "$text")
+	{
+		printf 'Base: Debian %s %s, source tree %s\n\n' "$KSRC_PKG" \
+			"$(ksrc_version)" "$(git -C "$tree" rev-parse 'base^{tree}')"
+		tail -n +3 "$text"
+	} >"$tmp/blurb"
+	awk -v subject="$subject" -v blurb="$tmp/blurb" '
+		/\*\*\* SUBJECT HERE \*\*\*/ { sub(/\*\*\* SUBJECT HERE \*\*\*/, subject) }
+		/^\*\*\* BLURB HERE \*\*\*$/ {
+			while ((getline line < blurb) > 0)
+				print line
+			next
+		}
+		{ print }
+	' "$tmp/0000-cover-letter.patch" >"$WQRT_KDIR/patches/0000-cover-letter.patch"
+	rm -rf "$tmp"
+	note "wrote kernel/patches/0000-cover-letter.patch"
+}
 
 case "${1:-}" in
 lay)
@@ -46,6 +78,7 @@ export)
 	done
 	mv "$WQRT_KDIR/series.new" "$WQRT_KDIR/series"
 	rm -rf "$tmp"
+	write_cover_letter
 	note "exported $count patch(es) to kernel/patches and kernel/series"
 	;;
 checkpatch)

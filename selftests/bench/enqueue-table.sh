@@ -2,21 +2,21 @@
 # SPDX-License-Identifier: GPL-2.0
 # enqueue-table.sh RAW: the markdown tables of make bench-enqueue. RAW has
 # lines "KERNEL R SCOPE ITEMS_PER_SEC P50 P99 HOLD_NS ACQ", several rounds,
-# KERNEL being perf-plain (6.12), perf (the series: wake_q) or perf-alt (the
-# series with a single deferred task pointer instead of the wake_q).
+# KERNEL being perf-plain (6.12), perf (the series: a deferred task pointer)
+# or perf-alt (the series with a wake_q instead of the task pointer).
 set -euo pipefail
 raw=$1
 median() { sort -n | awk '{ v[NR] = $1 } END { if (!NR) print "-"; else if (NR % 2) print v[(NR + 1) / 2]; else printf "%.0f\n", (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (a + 0 > 0 && b != "-") printf "%.3f", b / a; else print "-" }'; }
 col() { awk -v k="$1" -v s="$2" -v c="$3" '$1 == k && $3 == s { print $c }' "$raw" | median; }
 
-echo "# Enqueue throughput: plain 6.12, the series (wake_q), the task-pointer variant ($(date -u +%Y-%m-%d))"
+echo "# Enqueue throughput: plain 6.12, the series (task pointer), the wake_q variant ($(date -u +%Y-%m-%d))"
 echo
 echo "Medians over $(awk '$1 == "perf" && $3 == "system"' "$raw" | wc -l) rounds per kernel, the kernels booted in"
 echo "turn in one run. Ratios are against plain 6.12. pool->lock hold time is"
 echo "lock_stat's mean hold time over all acquisitions of that class."
 echo
-echo "| scope | plain items/s | wake_q items/s | ratio | task ptr items/s | ratio | pool->lock hold ns plain / wake_q / task ptr | p99 enqueue ns plain / wake_q / task ptr |"
+echo "| scope | plain items/s | task ptr (series) items/s | ratio | wake_q items/s | ratio | pool->lock hold ns plain / task ptr / wake_q | p99 enqueue ns plain / task ptr / wake_q |"
 echo "|---|---|---|---|---|---|---|---|"
 for scope in cpu smt cache numa system; do
 	pt=$(col perf-plain $scope 4) qt=$(col perf $scope 4) at=$(col perf-alt $scope 4)

@@ -110,8 +110,8 @@ GP
 	;;
 enqueue)
 	rounds=${ROUNDS:-3}
-	# plain 6.12, the series (wake_q), the series with a single deferred
-	# task pointer instead (kernel/variants/task-pointer): booted in turn, every round
+	# plain 6.12, the series (a deferred task pointer), the series with a
+	# wake_q instead (kernel/variants/wake-q): booted in turn, every round
 	kernels="perf-plain perf perf-alt"
 	for k in $kernels; do
 		build_flavour "$k" >/dev/null

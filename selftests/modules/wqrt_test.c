@@ -125,6 +125,7 @@ static bool series_detected(void)
 
 static DEFINE_MUTEX(cmd_mutex);		/* one command at a time */
 static struct dentry *dbg_dir;
+static pid_t rescuer_pid;		/* of wqrt_test_reclaim */
 
 /* ------------------------------------------------------------------ */
 /* parameter parsing: "key=value key=value ..."                        */
@@ -449,6 +450,110 @@ static ssize_t burst_cmd(char *args, struct seq_buf *out)
 			       items[i].lat_ns / 1000,
 			       items[i].worker_predates_item);
 	kfree(items);
+	return 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* rescue: blockers that only an item on a WQ_MEM_RECLAIM wq releases  */
+
+struct rescue_ctx {
+	struct completion release;
+	atomic_t started;
+	unsigned int timeout_ms;
+};
+
+struct rescue_blocker {
+	struct work_struct work;
+	struct rescue_ctx *ctx;
+};
+
+struct rescue_release {
+	struct work_struct work;
+	struct rescue_ctx *ctx;
+	ktime_t queued;
+	s64 lat_ns;
+	struct wid wid;
+};
+
+static void rescue_block_fn(struct work_struct *work)
+{
+	struct rescue_blocker *b = container_of(work, struct rescue_blocker,
+						work);
+
+	atomic_inc(&b->ctx->started);
+	wait_for_completion_timeout(&b->ctx->release,
+				    msecs_to_jiffies(b->ctx->timeout_ms));
+}
+
+static void rescue_release_fn(struct work_struct *work)
+{
+	struct rescue_release *r = container_of(work, struct rescue_release,
+						work);
+
+	r->lat_ns = ktime_to_ns(ktime_sub(ktime_get(), r->queued));
+	wid_record(&r->wid);
+	complete_all(&r->ctx->release);
+}
+
+/*
+ * n blockers on wq=KEY (default twin) wait for a release item queued on
+ * wqrt_test_reclaim settle_ms later. When the blockers hold every worker of a
+ * pool that the two workqueues share and no worker can be created, only the
+ * rescuer of wqrt_test_reclaim can run the release item.
+ */
+static ssize_t rescue_cmd(char *args, struct seq_buf *out)
+{
+	const char *key = "twin";
+	unsigned int n = 8, settle_ms = 300, timeout_ms = 30000;
+	struct kv kvs[] = {
+		{ "wq", &key, NULL, 0 },
+		{ "n", NULL, &n, MAX_BURST },
+		{ "settle_ms", NULL, &settle_ms, 10000 },
+		{ "timeout_ms", NULL, &timeout_ms, 60000 },
+	};
+	struct rescue_blocker *blockers;
+	struct rescue_release rel = {};
+	struct rescue_ctx ctx = {};
+	struct twq *t, *rec;
+	unsigned int i;
+	int started;
+
+	if (parse_kv(args, kvs, ARRAY_SIZE(kvs)) || n == 0)
+		return -EINVAL;
+	t = twq_find(key);
+	rec = twq_find("reclaim");
+	if (!t || !rec || t == rec)
+		return -EINVAL;
+
+	blockers = kcalloc(n, sizeof(*blockers), GFP_KERNEL);
+	if (!blockers)
+		return -ENOMEM;
+	init_completion(&ctx.release);
+	atomic_set(&ctx.started, 0);
+	ctx.timeout_ms = timeout_ms;
+
+	for (i = 0; i < n; i++) {
+		INIT_WORK(&blockers[i].work, rescue_block_fn);
+		blockers[i].ctx = &ctx;
+		queue_work(t->wq, &blockers[i].work);
+	}
+	msleep(settle_ms);
+	started = atomic_read(&ctx.started);
+
+	INIT_WORK_ONSTACK(&rel.work, rescue_release_fn);
+	rel.ctx = &ctx;
+	rel.queued = ktime_get();
+	queue_work(rec->wq, &rel.work);
+	flush_work(&rel.work);
+	destroy_work_on_stack(&rel.work);
+	for (i = 0; i < n; i++)
+		flush_work(&blockers[i].work);
+	kfree(blockers);
+
+	seq_buf_printf(out,
+		       "blockers=%u started_before_release=%d release_lat_ms=%lld release_pid=%d release_comm=%s rescuer=%d\n",
+		       n, started, rel.lat_ns / NSEC_PER_MSEC, rel.wid.pid,
+		       rel.wid.comm, rel.wid.pid == rescuer_pid);
 	return 0;
 }
 
@@ -1054,7 +1159,6 @@ static ssize_t recreate_cmd(char *args, struct seq_buf *out)
 /* info                                                                */
 
 static bool ordered_has_sysfs;
-static pid_t rescuer_pid;
 
 /*
  * The rescuer of wqrt_test_reclaim is "kworker/R-wqrt_test_reclaim", which
@@ -1116,6 +1220,7 @@ static struct cmd cmds[] = {
 	{ .name = "stress", .run = stress_cmd },
 	{ .name = "cull_race", .run = cull_cmd },
 	{ .name = "recreate", .run = recreate_cmd },
+	{ .name = "rescue", .run = rescue_cmd },
 };
 
 static void destroy_all(void)

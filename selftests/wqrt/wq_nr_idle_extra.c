@@ -2,16 +2,20 @@
 /*
  * wq_nr_idle_extra - the per-pool reserve of idle workers.
  *
- *  - after nr_idle_extra=N the workqueue's pools hold at least N workers
- *    (idle: nothing is queued) within a bounded time, and keep them past
+ *  - after nr_idle_extra=N the workqueue's pools hold at least N + 1
+ *    workers (idle: nothing is queued; N in addition to the one idle
+ *    worker every pool keeps) within a bounded time, and keep them past
  *    the idle timeout (shortened through workqueue.debug_idle_timeout_ms
  *    when the kernel has CONFIG_WQ_DEBUG_WAKE_DELAY);
  *  - a burst of N blocking items on a pool with reserve N (N workers ready
  *    before it) runs all N at once on N workers with the pool's policy;
  *  - reserve 0 culls down like plain 6.12;
- *  - fifo/rr on a workqueue whose nr_idle_extra was never written gives
- *    a reserve of 2; an explicit value always wins;
- *  - bad values are rejected with EINVAL and change nothing.
+ *  - policy writes leave nr_idle_extra alone, in both directions;
+ *  - bad values are rejected with EINVAL, a reserve above the cap of 64
+ *    over the workqueue's pods with ERANGE, and change nothing;
+ *  - a pool whose worker creation stalls (kthreadd stuck, emulated with
+ *    workqueue.debug_create_delay_ms) while a reserve is being refilled
+ *    still runs the item of a WQ_MEM_RECLAIM workqueue on its rescuer.
  *
  * SKIPs on kernels without the attribute.
  */
@@ -20,10 +24,12 @@
 
 #define WQ	WQ_TWIN_NAME
 #define FRESH	"wqrt_test_fresh"
+#define REC	WQ_RECLAIM_NAME
 #define IDLE_MS	200
 
 FIXTURE(nie) {
 	struct wq_snap orig;
+	struct wq_snap orig_rec;
 	char timeout[32];
 	bool have_timeout;
 	bool ready;
@@ -39,6 +45,7 @@ FIXTURE_SETUP(nie)
 		SKIP(return, "kernel without nr_idle_extra: no %s/%s/nr_idle_extra",
 		     WQ_DIR, WQ);
 	ASSERT_EQ(0, wq_snapshot(WQ, &self->orig));
+	ASSERT_EQ(0, wq_snapshot(REC, &self->orig_rec));
 	self->have_timeout = wqparam_exists("debug_idle_timeout_ms") &&
 		wqparam_get("debug_idle_timeout_ms", self->timeout,
 			    sizeof(self->timeout)) >= 0;
@@ -48,12 +55,16 @@ FIXTURE_SETUP(nie)
 FIXTURE_TEARDOWN(nie)
 {
 	static const char * const order[] = {
-		"policy", "rtprio", "nr_idle_extra", "private", "nice", NULL,
+		"policy", "rtprio", "nr_idle_extra", "private", "nice",
+		"affinity_scope", NULL,
 	};
 
 	if (!self->ready)
 		return;
 	wq_snap_restore(WQ, &self->orig, order);
+	wq_snap_restore(REC, &self->orig_rec, order);
+	if (wqparam_exists("debug_create_delay_ms"))
+		wqparam_set("debug_create_delay_ms", "0");
 	if (self->have_timeout)
 		wqparam_set("debug_idle_timeout_ms", self->timeout);
 	EXPECT_EQ(0, wq_get_int(WQ, "nr_idle_extra"));
@@ -128,10 +139,11 @@ TEST_F_TIMEOUT(nie, reserve_filled_and_kept, 120)
 	ASSERT_EQ(0, wq_set_int(WQ, "nr_idle_extra", N));
 	EXPECT_EQ(N, wq_get_int(WQ, "nr_idle_extra"));
 
-	min = wait_filled(WQ, N, 15);
-	ASSERT_LE(N, min) {
-		TH_LOG("nr_idle_extra=%d but a pool has %d workers after 15 s",
-		       N, min);
+	/* N in reserve plus the idle worker every pool keeps */
+	min = wait_filled(WQ, N + 1, 15);
+	ASSERT_LE(N + 1, min) {
+		TH_LOG("nr_idle_extra=%d but a pool has %d workers after 15 s, want %d",
+		       N, min, N + 1);
 	}
 
 	if (!self->have_timeout) {
@@ -144,14 +156,14 @@ TEST_F_TIMEOUT(nie, reserve_filled_and_kept, 120)
 	for (i = 0; i < 20; i++) {
 		wqrt_msleep(IDLE_MS / 2);
 		min = min_pool_workers(WQ, NULL);
-		EXPECT_LE(N, min) {
+		EXPECT_LE(N + 1, min) {
 			TH_LOG("after %d ms of idle timeout %d ms: a pool has %d workers, reserve %d",
 			       (i + 1) * IDLE_MS / 2, IDLE_MS, min, N);
 			break;
 		}
 	}
 	/* the workers above the reserve did go away (the cull ran) */
-	EXPECT_GE(N + 3, min_pool_workers(WQ, NULL));
+	EXPECT_GE(N + 4, min_pool_workers(WQ, NULL));
 }
 
 TEST_F_TIMEOUT(nie, burst_starts_on_reserve, 120)
@@ -237,36 +249,154 @@ TEST_F_TIMEOUT(nie, reserve_zero_culls_like_plain, 120)
 	}
 }
 
-TEST_F(nie, default_two_with_rt_policy)
+/*
+ * Attributes are orthogonal: policy never touches the reserve, whether or
+ * not nr_idle_extra was ever written.
+ */
+TEST_F(nie, policy_leaves_reserve_alone)
 {
+	static const char * const policies[] = { "fifo", "rr", "normal" };
+	static const int reserves[] = { 0, 5 };
 	char out[256];
+	unsigned int i, k;
 
-	/* never written: fifo brings a reserve of 2 */
+	for (k = 0; k < sizeof(reserves) / sizeof(reserves[0]); k++) {
+		ASSERT_EQ(0, dbg_run("recreate", "fresh", out, sizeof(out)));
+		ASSERT_TRUE(wq_has(FRESH, "nr_idle_extra"));
+		EXPECT_EQ(0, wq_get_int(FRESH, "nr_idle_extra"));
+		/* 0 is never written: no attribute may remember a write */
+		if (reserves[k])
+			ASSERT_EQ(0, wq_set_int(FRESH, "nr_idle_extra",
+						reserves[k]));
+		for (i = 0; i < sizeof(policies) / sizeof(policies[0]); i++) {
+			ASSERT_EQ(0, wq_set(FRESH, "policy", policies[i]));
+			EXPECT_EQ(reserves[k],
+				  wq_get_int(FRESH, "nr_idle_extra")) {
+				TH_LOG("nr_idle_extra %d, policy <- %s",
+				       reserves[k], policies[i]);
+			}
+		}
+	}
 	ASSERT_EQ(0, dbg_run("recreate", "fresh", out, sizeof(out)));
-	ASSERT_TRUE(wq_has(FRESH, "nr_idle_extra"));
-	EXPECT_EQ(0, wq_get_int(FRESH, "nr_idle_extra"));
-	ASSERT_EQ(0, wq_set(FRESH, "policy", "fifo"));
-	EXPECT_EQ(2, wq_get_int(FRESH, "nr_idle_extra"));
-	ASSERT_EQ(0, wq_set(FRESH, "policy", "normal"));
+}
 
-	/* an explicit 0 wins */
-	ASSERT_EQ(0, dbg_run("recreate", "fresh", out, sizeof(out)));
-	ASSERT_EQ(0, wq_set(FRESH, "nr_idle_extra", "0"));
-	ASSERT_EQ(0, wq_set(FRESH, "policy", "rr"));
-	EXPECT_EQ(0, wq_get_int(FRESH, "nr_idle_extra"));
-	ASSERT_EQ(0, wq_set(FRESH, "policy", "normal"));
+/* pods of @wq's affinity scope: the entries of pool_ids other than -1 */
+static int nr_pods(const char *wq)
+{
+	char buf[1024], *p = buf;
+	int pod, pool, used, n = 0;
 
-	/* and so does an explicit 5, across policy changes */
-	ASSERT_EQ(0, dbg_run("recreate", "fresh", out, sizeof(out)));
-	ASSERT_EQ(0, wq_set(FRESH, "nr_idle_extra", "5"));
-	ASSERT_EQ(0, wq_set(FRESH, "policy", "fifo"));
-	EXPECT_EQ(5, wq_get_int(FRESH, "nr_idle_extra"));
-	ASSERT_EQ(0, wq_set(FRESH, "policy", "rr"));
-	EXPECT_EQ(5, wq_get_int(FRESH, "nr_idle_extra"));
-	ASSERT_EQ(0, wq_set(FRESH, "policy", "normal"));
-	EXPECT_EQ(5, wq_get_int(FRESH, "nr_idle_extra"));
+	if (wq_get(wq, "pool_ids", buf, sizeof(buf)) < 0)
+		return -1;
+	while (sscanf(p, " %d:%d%n", &pod, &pool, &used) == 2) {
+		if (pod >= 0)
+			n++;
+		p += used;
+	}
+	return n;
+}
 
-	ASSERT_EQ(0, dbg_run("recreate", "fresh", out, sizeof(out)));
+/*
+ * A workqueue holds at most 64 idle workers in reserve over its pools:
+ * nr_idle_extra times the pods of its affinity scope. Beyond, a write of
+ * nr_idle_extra or of affinity_scope fails with ERANGE and changes nothing.
+ */
+TEST_F(nie, reserve_capped_over_pods)
+{
+	struct wq_snap before, after;
+	char why[256];
+	int pods, max;
+
+	ASSERT_EQ(0, wq_set(WQ, "nr_idle_extra", "0"));
+	ASSERT_EQ(0, wq_set(WQ, "affinity_scope", "cpu"));
+	pods = nr_pods(WQ);
+	ASSERT_LT(0, pods);
+	max = 64 / pods;
+	TH_LOG("affinity_scope=cpu: %d pods, nr_idle_extra up to %d", pods,
+	       max);
+
+	EXPECT_EQ(0, wq_set_int(WQ, "nr_idle_extra", max));
+	EXPECT_EQ(max, wq_get_int(WQ, "nr_idle_extra"));
+	if (max < 64) {
+		ASSERT_EQ(0, wq_snapshot(WQ, &before));
+		EXPECT_EQ(-ERANGE, wq_set_int(WQ, "nr_idle_extra", max + 1));
+		ASSERT_EQ(0, wq_snapshot(WQ, &after));
+		EXPECT_TRUE(wq_snap_equal(&before, &after, why, sizeof(why))) {
+			TH_LOG("refused nr_idle_extra changed %s", why);
+		}
+	}
+
+	/* one pod: 64 fits; then the scope may not multiply it */
+	ASSERT_EQ(0, wq_set(WQ, "nr_idle_extra", "0"));
+	ASSERT_EQ(0, wq_set(WQ, "affinity_scope", "system"));
+	ASSERT_EQ(1, nr_pods(WQ));
+	EXPECT_EQ(0, wq_set_int(WQ, "nr_idle_extra", 64));
+	if (pods > 1) {
+		ASSERT_EQ(0, wq_snapshot(WQ, &before));
+		EXPECT_EQ(-ERANGE, wq_set(WQ, "affinity_scope", "cpu"));
+		ASSERT_EQ(0, wq_snapshot(WQ, &after));
+		EXPECT_TRUE(wq_snap_equal(&before, &after, why, sizeof(why))) {
+			TH_LOG("refused affinity_scope changed %s", why);
+		}
+	}
+	ASSERT_EQ(0, wq_set(WQ, "nr_idle_extra", "0"));
+}
+
+/*
+ * Forward progress of the reserve under memory pressure. WQ and REC (the
+ * WQ_MEM_RECLAIM one) share an RT pool with a reserve. Blockers on WQ take
+ * every worker and wait for an item on REC, while each worker creation
+ * sleeps as if kthreadd were stuck in reclaim. Only REC's rescuer can run
+ * that item, and it is summoned by the mayday timer of the pool's manager:
+ * the creation of the reserve must be the manager's, under that timer.
+ */
+TEST_F_TIMEOUT(nie, rescuer_runs_while_creation_stalls, 180)
+{
+	static char out[WQRT_RESULT_MAX];
+	const int N = 2, DELAY_MS = 5000;
+	struct pools_text {
+		char wq[256], rec[256];
+	} ids;
+	char v[16];
+	long lat;
+
+	if (!wqparam_exists("debug_create_delay_ms"))
+		SKIP(return, "needs workqueue.debug_create_delay_ms (CONFIG_WQ_DEBUG_WAKE_DELAY)");
+	if (!wq_has(REC, "nr_idle_extra"))
+		SKIP(return, "%s is not in sysfs", REC);
+
+	ASSERT_EQ(0, wq_fresh_pool(WQ, WQ_NICE_KEEP));
+	ASSERT_EQ(0, wq_set(WQ, "private", "0"));
+	ASSERT_EQ(0, wq_set(REC, "private", "0"));
+	ASSERT_EQ(0, wq_set(WQ, "policy", "fifo"));
+	ASSERT_EQ(0, wq_set_int(WQ, "rtprio", 10));
+	ASSERT_EQ(0, wq_set_int(WQ, "nr_idle_extra", N));
+	ASSERT_EQ(0, wq_set(REC, "policy", "fifo"));
+	ASSERT_EQ(0, wq_set_int(REC, "rtprio", 10));
+	ASSERT_EQ(0, wq_set_int(REC, "nr_idle_extra", N));
+	ASSERT_LE(0, wq_get(WQ, "pool_ids", ids.wq, sizeof(ids.wq)));
+	ASSERT_LE(0, wq_get(REC, "pool_ids", ids.rec, sizeof(ids.rec)));
+	ASSERT_STREQ(ids.wq, ids.rec) {
+		TH_LOG("%s and %s do not share their pools", WQ, REC);
+	}
+	ASSERT_LE(N + 1, wait_filled(WQ, N + 1, 15));
+	wqrt_msleep(100);
+
+	snprintf(v, sizeof(v), "%d", DELAY_MS);
+	ASSERT_EQ(0, wqparam_set("debug_create_delay_ms", v));
+	EXPECT_EQ(0, dbg_run("rescue", "wq=twin n=6 settle_ms=300 timeout_ms=60000",
+			     out, sizeof(out)));
+	ASSERT_EQ(0, wqparam_set("debug_create_delay_ms", "0"));
+	TH_LOG("%.*s", (int)strcspn(out, "\n"), out);
+
+	lat = kv_long(out, "release_lat_ms", -1);
+	ASSERT_LE(0, lat);
+	/* a worker would only come after DELAY_MS: the rescuer ran it */
+	EXPECT_GT(DELAY_MS / 2, lat) {
+		TH_LOG("the item on %s waited %ld ms with creation stalled %d ms: no rescuer",
+		       REC, lat, DELAY_MS);
+	}
+	EXPECT_EQ(1, kv_long(out, "rescuer", -1));
 }
 
 TEST_F_TIMEOUT(nie, round_trip_and_bad_values, 120)
@@ -281,6 +411,8 @@ TEST_F_TIMEOUT(nie, round_trip_and_bad_values, 120)
 	struct wq_snap before, after;
 	char why[256];
 
+	/* one pod, so that 64 is within the cap */
+	ASSERT_EQ(0, wq_set(WQ, "affinity_scope", "system"));
 	ASSERT_EQ(0, wq_set(WQ, "nr_idle_extra", "0"));
 	EXPECT_EQ(0, wq_get_int(WQ, "nr_idle_extra"));
 	ASSERT_EQ(0, wq_set(WQ, "nr_idle_extra", "1\n"));

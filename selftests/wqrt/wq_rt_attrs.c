@@ -10,6 +10,8 @@
  *  - kworkers created after a change are born with the policy (every
  *    thread of every pool listed in pool_ids, via sched_getattr());
  *  - private=1 gives two otherwise identical workqueues different pools;
+ *  - nice does not split or move RT pools; a policy write changes nothing
+ *    but policy and rtprio; writers without CAP_SYS_NICE get EPERM;
  *  - the ordered workqueue runs 10000 items in order, one at a time,
  *    while its attributes change; its max_active is read-only;
  *  - the rescuer of a WQ_MEM_RECLAIM workqueue carries the policy;
@@ -19,6 +21,7 @@
  * SKIPs and says so.
  */
 #include <pthread.h>
+#include <sys/wait.h>
 
 #include "kselftest_harness.h"
 #include "wqrt_lib.h"
@@ -27,6 +30,7 @@
 #define TWIN	WQ_TWIN_NAME
 #define ORD	WQ_ORDERED_NAME
 #define REC	WQ_RECLAIM_NAME
+#define FRESH	"wqrt_test_fresh"
 
 static const char * const test_wqs[] = {
 	WQ_UNBOUND_NAME, WQ_TWIN_NAME, WQ_ORDERED_NAME, WQ_RECLAIM_NAME,
@@ -536,6 +540,147 @@ TEST_F(rt, private_pools)
 	pools_read(WQ, &p);
 	pools_read(TWIN, &q);
 	EXPECT_TRUE(disjoint(p.id, p.n, q.id, q.n));
+}
+
+/*
+ * nice means nothing to RT workers: it is not part of an RT pool's identity.
+ * A nice write under fifo keeps the pools, and RT workqueues that differ
+ * only in nice share them.
+ */
+TEST_F(rt, nice_under_rt_keeps_pools)
+{
+	struct pools before, after, twin;
+
+	ASSERT_EQ(0, set_sched(WQ, "fifo", 7));
+	ASSERT_EQ(0, set_sched(TWIN, "fifo", 7));
+	ASSERT_EQ(0, wq_set_int(WQ, "nice", 0));
+	pools_read(WQ, &before);
+	ASSERT_LT(0, before.n);
+
+	ASSERT_EQ(0, wq_set_int(WQ, "nice", 5));
+	EXPECT_EQ(5, wq_get_int(WQ, "nice"));
+	pools_read(WQ, &after);
+	EXPECT_TRUE(same_set(before.id, before.n, after.id, after.n)) {
+		TH_LOG("nice 0 -> 5 under fifo moved the pools: '%s' -> '%s'",
+		       before.text, after.text);
+	}
+
+	ASSERT_EQ(0, wq_set_int(TWIN, "nice", -3));
+	pools_read(TWIN, &twin);
+	EXPECT_TRUE(same_set(after.id, after.n, twin.id, twin.n)) {
+		TH_LOG("fifo 7 with nice 5 and nice -3: pools '%s' vs '%s'",
+		       after.text, twin.text);
+	}
+	check_probe(_metadata, "unbound", WQ);
+
+	/* under normal, nice is the pool's again: apart */
+	ASSERT_EQ(0, wq_set(WQ, "policy", "normal"));
+	ASSERT_EQ(0, wq_set(TWIN, "policy", "normal"));
+	pools_read(WQ, &after);
+	pools_read(TWIN, &twin);
+	EXPECT_TRUE(disjoint(after.id, after.n, twin.id, twin.n)) {
+		TH_LOG("normal with nice 5 and nice -3 share pools: '%s' vs '%s'",
+		       after.text, twin.text);
+	}
+	check_probe(_metadata, "unbound", WQ);
+}
+
+/*
+ * A policy write changes policy (and rtprio by the ABI rule), nothing else,
+ * on a workqueue none of whose attributes was ever written: no attribute
+ * may depend on the history of writes.
+ */
+TEST_F(rt, policy_write_leaves_other_attrs)
+{
+	static const char * const policies[] = { "fifo", "rr", "normal" };
+	struct wq_snap before, after;
+	char out[256];
+	unsigned int i, k;
+
+	ASSERT_EQ(0, dbg_run("recreate", "fresh", out, sizeof(out)));
+	ASSERT_TRUE(wq_has(FRESH, "policy"));
+
+	for (i = 0; i < sizeof(policies) / sizeof(policies[0]); i++) {
+		ASSERT_EQ(0, wq_snapshot(FRESH, &before));
+		ASSERT_EQ(0, wq_set(FRESH, "policy", policies[i]));
+		ASSERT_EQ(0, wq_snapshot(FRESH, &after));
+		for (k = 0; k < (unsigned int)after.n; k++) {
+			const char *name = after.name[k];
+			const char *was = wq_snap_get(&before, name);
+
+			if (!strcmp(name, "policy") || !strcmp(name, "rtprio") ||
+			    !strcmp(name, "pool_ids") || !was)
+				continue;
+			EXPECT_STREQ(was, after.val[k]) {
+				TH_LOG("policy <- %s changed %s: '%s' -> '%s'",
+				       policies[i], name, was, after.val[k]);
+			}
+		}
+	}
+	ASSERT_EQ(0, dbg_run("recreate", "fresh", out, sizeof(out)));
+}
+
+/*
+ * Writers without CAP_SYS_NICE: the workers are set up with
+ * sched_setattr_nocheck(), so the store must check. Root without the
+ * capability still passes the file mode: only the capability check can
+ * refuse it. Every write fails with EPERM and changes nothing.
+ */
+TEST_F(rt, unprivileged_writer_gets_eperm)
+{
+	static const struct {
+		const char *attr, *val;
+	} writes[] = {
+		{ "policy", "fifo" }, { "policy", "normal" },
+		{ "rtprio", "50" }, { "private", "1" },
+		{ "nr_idle_extra", "4" },
+	};
+	struct wq_snap before, after;
+	char why[256];
+	unsigned int i;
+	int status;
+	pid_t pid;
+
+	ASSERT_EQ(0, set_sched(WQ, "fifo", 5));
+	ASSERT_EQ(0, wq_snapshot(WQ, &before));
+
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (pid == 0) {
+		int bad = 0;
+
+		if (wqrt_drop_cap(CAP_SYS_NICE)) {
+			fprintf(stderr, "# cannot drop CAP_SYS_NICE: %s\n",
+				strerror(errno));
+			_exit(2);
+		}
+		for (i = 0; i < sizeof(writes) / sizeof(writes[0]); i++) {
+			int ret;
+
+			if (!wq_has(WQ, writes[i].attr))
+				continue;
+			ret = wq_set(WQ, writes[i].attr, writes[i].val);
+			if (ret != -EPERM) {
+				fprintf(stderr,
+					"# %s <- %s without CAP_SYS_NICE: %s, want EPERM\n",
+					writes[i].attr, writes[i].val,
+					ret ? strerror(-ret) : "accepted");
+				bad = 1;
+			}
+		}
+		_exit(bad);
+	}
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	ASSERT_TRUE(WIFEXITED(status));
+	EXPECT_EQ(0, WEXITSTATUS(status));
+
+	ASSERT_EQ(0, wq_snapshot(WQ, &after));
+	EXPECT_TRUE(wq_snap_equal(&before, &after, why, sizeof(why))) {
+		TH_LOG("writes without CAP_SYS_NICE changed %s: %s", WQ, why);
+	}
+	/* and with the capability, the same write works */
+	EXPECT_EQ(0, wq_set(WQ, "rtprio", "50"));
+	EXPECT_EQ(50, wq_get_int(WQ, "rtprio"));
 }
 
 /* ------------------------------------------------------------------ */

@@ -15,6 +15,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <linux/capability.h>
 #include <sched.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -250,9 +251,9 @@ static inline const char *wq_snap_get(const struct wq_snap *s,
  * @attrs (NULL-terminated).  Without a list (@attrs NULL): policy, rtprio,
  * private, nr_idle_extra, nice, cpumask, affinity_scope, affinity_strict;
  * max_active only when listed (it is read-only on ordered workqueues).
- * The policy comes before rtprio because writing it resets rtprio; note
- * that writing nr_idle_extra at all makes it explicit, so a test that did
- * not change it should not list it.  Attributes @s has not got are left
+ * The policy comes before rtprio because writing it resets rtprio, and
+ * nr_idle_extra before affinity_scope because their product is capped.
+ * Attributes @s has not got are left
  * alone; a value is written as its first word ("default (cache)" is
  * shown, "default" is written).  Every attribute is tried; returns 0 or
  * the first error.  Compare a new snapshot with @s to tell what did not
@@ -668,6 +669,27 @@ static inline int policy_from_name(const char *s)
 
 /* ------------------------------------------------------------------ */
 /* CPUs and workqueue module parameters                                */
+
+/*
+ * Drop capability @cap from the effective, permitted and inheritable sets of
+ * the calling process (no libcap: the raw syscalls). The uid stays 0, so
+ * only a capability check can refuse what the process does next.
+ */
+static inline int wqrt_drop_cap(int cap)
+{
+	struct __user_cap_header_struct hdr = {
+		.version = _LINUX_CAPABILITY_VERSION_3,
+	};
+	struct __user_cap_data_struct data[_LINUX_CAPABILITY_U32S_3];
+	unsigned int i = CAP_TO_INDEX(cap);
+
+	if (syscall(SYS_capget, &hdr, data))
+		return -1;
+	data[i].effective &= ~CAP_TO_MASK(cap);
+	data[i].permitted &= ~CAP_TO_MASK(cap);
+	data[i].inheritable &= ~CAP_TO_MASK(cap);
+	return syscall(SYS_capset, &hdr, data) ? -1 : 0;
+}
 
 static inline int cpu_count_possible(void)
 {
