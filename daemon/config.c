@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 #include "config.h"
+#include "common.h"
+#include "discover.h"
 #include "log.h"
 
 #include <ctype.h>
@@ -469,6 +471,7 @@ static void load_rule(struct loader *ld, const char *sec, enum rule_kind kind)
 		     line_of(&ld->lines, sec, NULL));
 	if (!r || !r->section)
 		return;
+	r->file = strdup(ld->path);
 	snprintf(full, sizeof(full), "%s:profile", sec);
 	pname = iniparser_getstring(ld->d, full, NULL);
 	if (pname) {
@@ -611,6 +614,51 @@ static void throttle_warning(struct loader *ld)
 				ld->path, r->line, r->section,
 				r->s.val[WA_RTPRIO]);
 	}
+}
+
+static int add_wq_name(const char *name, void *arg)
+{
+	strlist_add(arg, "%s", name);
+	return 0;
+}
+
+static bool rule_matches(const struct rule *r, const char *name)
+{
+	return r->glob ? !fnmatch(r->pattern, name, FNM_CASEFOLD) :
+			 !strcasecmp(r->pattern, name);
+}
+
+/*
+ * A [wq:] section that matches no workqueue in sysfs now: a typo, a
+ * workqueue the kernel keeps out of sysfs, or one whose module is not
+ * loaded yet. A warning, not an error: the module may come later. Where
+ * sysfs cannot be listed (a build machine), nothing can be said.
+ */
+static void unmatched_warning(struct loader *ld)
+{
+	struct strlist names = { 0 };
+	size_t i, j;
+
+	if (for_each_workqueue(ld->root, add_wq_name, &names)) {
+		strlist_free(&names);
+		return;
+	}
+	for (i = 0; i < ld->c->nrules; i++) {
+		const struct rule *r = &ld->c->rules[i];
+
+		if (r->kind != RULE_WQ)
+			continue;
+		for (j = 0; j < names.n && !rule_matches(r, names.v[j]); j++)
+			;
+		if (j == names.n)
+			strlist_add(
+				&ld->c->warnings,
+				"%s:%d: [%s]: matches no workqueue in " WQ_SYSFS_DIR
+				" now (not loaded yet, or out of reach: see wqrtctl list --all)",
+				r->file ? r->file : ld->path, r->line,
+				r->section);
+	}
+	strlist_free(&names);
 }
 
 /* iniparser's line buffer: longer lines are an error it reports badly */
@@ -778,8 +826,10 @@ int config_load(const char *path, const char *root, struct config **out,
 	line_map_build(&ld.lines, text, len, path, errors);
 	free(text);
 	load_all(&ld);
-	if (errors->n == before)
+	if (errors->n == before) {
 		throttle_warning(&ld);
+		unmatched_warning(&ld);
+	}
 	while (ld.nprofiles--) {
 		free(ld.profiles[ld.nprofiles].section);
 		free(ld.profiles[ld.nprofiles].profile);
@@ -825,6 +875,7 @@ void config_free(struct config *c)
 	for (i = 0; i < c->nrules; i++) {
 		free(c->rules[i].section);
 		free(c->rules[i].profile);
+		free(c->rules[i].file);
 	}
 	free(c->rules);
 	free(c->path);

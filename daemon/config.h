@@ -20,6 +20,7 @@ struct rule {
 	const char *pattern; /* points after the ':' in section */
 	bool glob;
 	char *profile; /* or NULL */
+	char *file; /* the file that holds the section */
 	int line;
 	struct settings s; /* the profile, then this section's keys */
 };

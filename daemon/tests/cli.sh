@@ -30,7 +30,7 @@ CONF
 printf '[wq:tty_flip]\npolicy = fifo\nrtpri = 20\n' > "$T/bad.conf"
 
 ktap_print_header
-ktap_set_plan 20
+ktap_set_plan 31
 out=$("$B/wqrtd" --check -c "$T/good.conf" 2>&1)
 ktap_test_result "--check accepts a good file" [ $? -eq 0 ]
 out=$("$B/wqrtd" --check -c "$T/bad.conf" 2>&1)
@@ -115,5 +115,39 @@ ktap_test_result "...with MONOTONIC_USEC= in the same message" \
 	"$T/notify.log"
 kill $PY_PID 2>/dev/null
 wait $PY_PID 2>/dev/null
+
+# Issue 13: wqrtctl list, and sections that match nothing
+mkdir -p "$T/proc/103" "$T/proc/104"
+echo "103 (kworker/u9:0-netns) S 2 0 0 0 -1 2097216 0 0 0 0 0 0 0 0 20 0 1 0 78 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 17 1 0 0 0" \
+	> "$T/proc/103/stat"
+echo "104 (kworker/0:2-events) S 2 0 0 0 -1 2097216 0 0 0 0 0 0 0 0 20 0 1 0 79 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 17 1 0 0 0" \
+	> "$T/proc/104/stat"
+out=$("$B/wqrtctl" list -c "$T/good.conf" --root "$T")
+ktap_test_result "list exits 0" [ $? -eq 0 ]
+ktap_test_result "list: tty_flip, unbound, its section, its policy" \
+	sh -c "echo '$out' | grep -qE '^tty_flip +unbound +\[wq:tty_flip\] +policy=fifo rtprio=20 '"
+ktap_test_result "list: without --all, nothing out of reach" \
+	sh -c "! echo '$out' | grep -q netns"
+"$B/wqrtctl" list --all -c "$T/good.conf" --root "$T" > "$T/list"
+ktap_test_result "list --all: netns, not in sysfs, and what to do" \
+	grep -qE '^netns +unbound +- +not in sysfs: boot with workqueue.sysfs=netns' "$T/list"
+ktap_test_result "list --all: events is per-cpu" \
+	grep -qE '^events +per-cpu +- +per-cpu: ' "$T/list"
+"$B/wqrtctl" list --json --all -c "$T/good.conf" --root "$T" > "$T/list.json"
+ktap_test_result "list --json is JSON with a schema version" \
+	python3 -c "import json,sys; d=json.load(open(sys.argv[1])); assert d['schema'] == 1; assert any(w['name'] == 'netns' and not w['reachable'] for w in d['workqueues'])" "$T/list.json"
+"$B/wqrtctl" list --bogus > /dev/null 2>&1
+ktap_test_result "list --bogus: usage error 64" [ $? -eq 64 ]
+printf '[wq:tty_flip]\nnice = 1\n\n[wq:gpu_submit*]\nnice = 2\n' > "$T/nomatch.conf"
+out=$("$B/wqrtd" --check -c "$T/nomatch.conf" --root "$T" 2>&1)
+rc=$?
+ktap_test_result "--check: a section matching nothing is no error" [ $rc -eq 0 ]
+ktap_test_result "...but a warning naming file, line and section" \
+	sh -c "echo '$out' | grep -qF 'warning: $T/nomatch.conf:4: [wq:gpu_submit*]: matches no workqueue'"
+out=$("$B/wqrtctl" status -c "$T/nomatch.conf" --root "$T" 2>&1)
+ktap_test_result "status warns about it too" \
+	sh -c "echo '$out' | grep -qF '[wq:gpu_submit*]: matches no workqueue'"
+"$B/wqrtd" --once -c "$T/nomatch.conf" --root "$T" > /dev/null 2> "$T/log"
+ktap_test_result "so does the daemon at start" grep -qF '[wq:gpu_submit*]: matches no workqueue' "$T/log"
 
 ktap_finished

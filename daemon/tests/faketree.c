@@ -76,6 +76,7 @@ void ft_wq(struct faketree *ft, const char *name, bool series)
 		{ "affinity_scope", "default (cache)" },
 		{ "affinity_strict", "0" },
 		{ "max_active", "256" },
+		{ "per_cpu", "0" },
 	};
 	static const char *const more[][2] = {
 		{ "policy", "normal" },	  { "rtprio", "0" },
