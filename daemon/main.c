@@ -491,8 +491,12 @@ int main(int argc, char **argv)
 	if (config_load_report(c.o.conf, c.o.root, &cfg, "nothing changed"))
 		return EX_CONFIG;
 	if (c.o.check) {
+		printf("%s: ok", c.o.conf);
+		if (cfg->nsources > 1)
+			printf(" (with %zu drop-in(s) from %s.d)",
+			       cfg->nsources - 1, c.o.conf);
+		printf("\n");
 		config_free(cfg);
-		printf("%s: ok\n", c.o.conf);
 		return 0;
 	}
 	log_set_level(cfg->log_level);

@@ -48,8 +48,12 @@ static int cmd_check(int argc, char **argv)
 	}
 	if (config_load_report(path, "/", &cfg, NULL))
 		return EX_CONFIG;
-	printf("%s: ok (%zu rule(s), %zu profile(s))\n", path, cfg->nrules,
+	printf("%s: ok (%zu rule(s), %zu profile(s)", path, cfg->nrules,
 	       cfg->nprofiles);
+	if (cfg->nsources > 1)
+		printf(", with %zu drop-in(s) from %s.d", cfg->nsources - 1,
+		       path);
+	printf(")\n");
 	config_free(cfg);
 	return 0;
 }

@@ -30,7 +30,7 @@ CONF
 printf '[wq:tty_flip]\npolicy = fifo\nrtpri = 20\n' > "$T/bad.conf"
 
 ktap_print_header
-ktap_set_plan 31
+ktap_set_plan 34
 out=$("$B/wqrtd" --check -c "$T/good.conf" 2>&1)
 ktap_test_result "--check accepts a good file" [ $? -eq 0 ]
 out=$("$B/wqrtd" --check -c "$T/bad.conf" 2>&1)
@@ -149,5 +149,21 @@ ktap_test_result "status warns about it too" \
 	sh -c "echo '$out' | grep -qF '[wq:gpu_submit*]: matches no workqueue'"
 "$B/wqrtd" --once -c "$T/nomatch.conf" --root "$T" > /dev/null 2> "$T/log"
 ktap_test_result "so does the daemon at start" grep -qF '[wq:gpu_submit*]: matches no workqueue' "$T/log"
+
+# Issue 17.8: drop-ins, validated with the main file, every error named
+mkdir -p "$T/good.conf.d"
+printf '[wq:other]\nprofile = rt\n' > "$T/good.conf.d/10-a.conf"
+printf '[wq:x]\nnice = 99\n[wq:y]\nrtpri = 1\n' > "$T/good.conf.d/20-b.conf"
+out=$("$B/wqrtd" --check -c "$T/good.conf" --root "$T" 2>&1)
+rc=$?
+ktap_test_result "--check: an error in a drop-in is 78" [ $rc -eq 78 ]
+ktap_test_result "...naming the drop-in and the line of each error" \
+	sh -c "echo '$out' | grep -qF '$T/good.conf.d/20-b.conf:2: [wq:x] nice = 99' &&
+	       echo '$out' | grep -qF '$T/good.conf.d/20-b.conf:4: [wq:y] rtpri = 1'"
+rm "$T/good.conf.d/20-b.conf"
+out=$("$B/wqrtd" --check -c "$T/good.conf" --root "$T" 2>/dev/null)
+ktap_test_result "--check: a drop-in using the main file's profile" \
+	[ "$out" = "$T/good.conf: ok (with 1 drop-in(s) from $T/good.conf.d)" ]
+rm -r "$T/good.conf.d"
 
 ktap_finished
