@@ -13,6 +13,8 @@
 #endif
 
 #define WQRT_DEFAULT_CONF "/etc/wqrt.conf"
+/* The service's RuntimeDirectory=wqrtd: originals, and what it holds */
+#define WQRT_RUN_DIR "/run/wqrtd"
 
 /* Workqueues in sysfs, and the same directory as a uevent's DEVPATH */
 #define WQ_DEVPATH "/devices/virtual/workqueue"

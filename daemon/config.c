@@ -1069,6 +1069,22 @@ int config_load(const char *path, const char *root, struct config **out,
 	return 0;
 }
 
+struct config *config_empty(const char *path)
+{
+	struct config *c = calloc(1, sizeof(*c));
+
+	if (!c)
+		return NULL;
+	c->path = strdup(path);
+	c->log_level = LOG_INFO;
+	c->restore_on_exit = true;
+	if (!c->path) {
+		free(c);
+		return NULL;
+	}
+	return c;
+}
+
 int config_load_report(const char *path, const char *root,
 		       struct config **out, const char *then)
 {

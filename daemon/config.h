@@ -64,6 +64,8 @@ int config_load(const char *path, const char *root, struct config **out,
  */
 int config_load_report(const char *path, const char *root,
 		       struct config **out, const char *then);
+/* A configuration with no rules (what wqrtctl restore applies), or NULL */
+struct config *config_empty(const char *path);
 void config_free(struct config *c);
 
 bool pattern_is_glob(const char *p);

@@ -30,7 +30,7 @@ CONF
 printf '[wq:tty_flip]\npolicy = fifo\nrtpri = 20\n' > "$T/bad.conf"
 
 ktap_print_header
-ktap_set_plan 34
+ktap_set_plan 52
 out=$("$B/wqrtd" --check -c "$T/good.conf" 2>&1)
 ktap_test_result "--check accepts a good file" [ $? -eq 0 ]
 out=$("$B/wqrtd" --check -c "$T/bad.conf" 2>&1)
@@ -125,7 +125,7 @@ echo "104 (kworker/0:2-events) S 2 0 0 0 -1 2097216 0 0 0 0 0 0 0 0 20 0 1 0 79 
 out=$("$B/wqrtctl" list -c "$T/good.conf" --root "$T")
 ktap_test_result "list exits 0" [ $? -eq 0 ]
 ktap_test_result "list: tty_flip, unbound, its section, its policy" \
-	sh -c "echo '$out' | grep -qE '^tty_flip +unbound +\[wq:tty_flip\] +policy=fifo rtprio=20 '"
+	sh -c "echo '$out' | grep -qE '^tty_flip +unbound +\[wq:tty_flip\] +policy=[a-z]+ rtprio=[0-9]+ nice='"
 ktap_test_result "list: without --all, nothing out of reach" \
 	sh -c "! echo '$out' | grep -q netns"
 "$B/wqrtctl" list --all -c "$T/good.conf" --root "$T" > "$T/list"
@@ -165,5 +165,63 @@ out=$("$B/wqrtd" --check -c "$T/good.conf" --root "$T" 2>/dev/null)
 ktap_test_result "--check: a drop-in using the main file's profile" \
 	[ "$out" = "$T/good.conf: ok (with 1 drop-in(s) from $T/good.conf.d)" ]
 rm -r "$T/good.conf.d"
+
+# Issue 17.6: --once saves the originals, wqrtctl restore puts them back
+rm -rf "$T/run"
+echo normal > "$W/policy"; echo 0 > "$W/rtprio"; echo 0 > "$W/nice"; chmod 0644 "$W/nice"
+echo "102 (kworker/R-tty_f) S 2 0 0 0 -1 2097216 0 0 0 0 0 0 0 0 20 0 1 0 77 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 17 1 0 0 0" \
+	> "$T/proc/102/stat"
+"$B/wqrtd" --once -c "$T/good.conf" --root "$T" 2> /dev/null
+ktap_test_result "--once: applied" [ "$(cat "$W/policy") $(cat "$W/rtprio")" = "fifo 20" ]
+ktap_test_result "--once: the originals are saved" \
+	grep -qx "tty_flip policy normal" "$T/run/wqrtd/originals"
+out=$("$B/wqrtctl" restore --root "$T" 2>&1)
+rc=$?
+ktap_test_result "restore exits 0" [ $rc -eq 0 ]
+ktap_test_result "restore: the workqueue is back to normal 0" \
+	[ "$(cat "$W/policy") $(cat "$W/rtprio")" = "normal 0" ]
+ktap_test_result "restore: the rescuer is back to SCHED_OTHER" \
+	[ "$(TASK_PROC=$T/proc task_sched 102)" = "0 0" ]
+ktap_test_result "restore: says what it did" \
+	sh -c "echo '$out' | grep -qF 'restored the originals of 1 workqueue(s) and 1 kworker(s)'"
+ktap_test_result "restore: nothing left to put back" [ ! -e "$T/run/wqrtd/originals" ]
+out=$("$B/wqrtctl" restore --root "$T" 2>&1)
+ktap_test_result "restore again: nothing to do, exit 0" \
+	sh -c "[ $? -eq 0 ] && echo '$out' | grep -q 'nothing to restore'"
+
+# Issue 17.7: status asks the running daemon
+cp "$T/good.conf" "$T/held.conf"
+"$B/wqrtd" --foreground -c "$T/held.conf" --root "$T" 2> "$T/dlog" &
+D_PID=$!
+within5 test -e "$T/run/wqrtd/daemon"
+"$B/wqrtctl" status --root "$T" > "$T/st" 2>&1
+rc=$?
+ktap_test_result "status: the daemon runs, with its pid" \
+	grep -qx "wqrtd: running (pid $D_PID), holding $T/held.conf as loaded .*" "$T/st"
+ktap_test_result "status: no drift against what it holds, exit 0" [ $rc -eq 0 ]
+printf '[wq:tty_flip]\npolicy = fifo\nrtprio = 33\n' > "$T/held.conf"
+"$B/wqrtctl" status --root "$T" > "$T/st" 2>&1
+rc=$?
+ktap_test_result "status after an edit, no reload: still no drift" [ $rc -eq 0 ]
+ktap_test_result "...and it says the file changed since" \
+	grep -qF "note: $T/held.conf changed since wqrtd loaded it" "$T/st"
+"$B/wqrtctl" status -c "$T/held.conf" --root "$T" > "$T/st" 2>&1
+ktap_test_result "status -c previews the edited file: drift" [ $? -ne 0 ]
+"$B/wqrtctl" status --json --root "$T" > "$T/st.json" 2>&1
+ktap_test_result "status --json: the daemon's pid, files and load time" \
+	python3 -c "import json,sys; d=json.load(open(sys.argv[1])); r=d['daemon']; assert r['running'] and r['pid'] == int(sys.argv[2]) and r['files'] == [sys.argv[3]] and isinstance(r['loaded'], int) and r['changed_since_load'] == [sys.argv[3]] and d['preview'] is False" \
+	"$T/st.json" "$D_PID" "$T/held.conf"
+"$B/wqrtctl" restore --root "$T" > /dev/null 2>&1
+ktap_test_result "restore while wqrtd runs: refused (75)" [ $? -eq 75 ]
+kill -HUP $D_PID
+within5 sh -c "'$B/wqrtctl' status --root '$T' | grep -q 'desired 33'"
+"$B/wqrtctl" status --root "$T" > "$T/st" 2>&1
+ktap_test_result "status after the reload: what it holds now" \
+	sh -c "grep -q 'rtprio  *desired 33' '$T/st' && ! grep -q '^note:' '$T/st'"
+kill -TERM $D_PID
+wait $D_PID
+"$B/wqrtctl" status --root "$T" > "$T/st" 2>&1
+ktap_test_result "status after it stopped: not running" grep -qx "wqrtd: not running" "$T/st"
+ktap_test_result "...and it left nothing published" [ ! -e "$T/run/wqrtd/daemon" ]
 
 ktap_finished
