@@ -66,12 +66,13 @@ static void usage(FILE *f)
 		")\n"
 		"      --check        validate the configuration and exit\n"
 		"      --dry-run      print the plan as a diff, change nothing\n"
-		"      --once         apply, then exit (1 if a write failed)\n"
+		"      --once         apply, then exit (74 if a change failed)\n"
 		"      --foreground   do not detach (the default under systemd)\n"
 		"      --root DIR     prefix every /sys and /proc path with DIR\n"
 		"  -h, --help         this help\n"
 		"      --version      print the version\n\n"
-		"Exit status: 0 ok, 1 failure, 64 usage, 78 configuration error.\n");
+		"Exit status: 0 ok, 64 usage, 71 system error, 74 a change failed,\n"
+		"78 configuration error (see wqrtd(8)).\n");
 }
 
 static int parse_opts(int argc, char **argv, struct opts *o)
@@ -496,12 +497,12 @@ static int run_daemon(struct ctx *c)
 
 	if (!c->o.foreground && !getenv("NOTIFY_SOCKET") && daemon(0, 0) < 0) {
 		log_err("daemon(): %s", strerror(errno));
-		return 1;
+		return EX_OSERR;
 	}
 	r = setup_loop(c);
 	if (r < 0) {
 		log_err("event loop setup: %s", strerror(-r));
-		return 1;
+		return EX_OSERR;
 	}
 	publish(c);
 	/* listen first, then scan: nothing born in between is missed */
@@ -517,7 +518,7 @@ static int run_daemon(struct ctx *c)
 	sd_event_source_unref(c->wq_settle);
 	sd_event_source_unref(c->retry);
 	sd_event_unref(c->ev);
-	return r < 0 ? 1 : 0;
+	return r < 0 ? EX_OSERR : 0;
 }
 
 int main(int argc, char **argv)
@@ -581,7 +582,7 @@ int main(int argc, char **argv)
 		daemon_report(&c.d, &rep);
 		r = 0;
 	} else if (c.o.once) {
-		r = daemon_scan(&c.d) ? 1 : 0;
+		r = daemon_scan(&c.d) ? EX_IOERR : 0;
 	} else {
 		r = run_daemon(&c);
 	}

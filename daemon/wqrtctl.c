@@ -30,8 +30,8 @@ static void usage(FILE *f)
 		"        --all: also those out of reach, and why\n"
 		"restore put back every original wqrtd saved (not while it runs)\n"
 		"check   validate FILE (default " WQRT_DEFAULT_CONF ")\n\n"
-		"Exit status: 0 ok, 1 failure, 3 drift found by status,\n"
-		"64 usage, 78 configuration error.\n");
+		"Exit status: 0 ok, 10 drift found by status, 64 usage, 78\n"
+		"configuration error; the others are in wqrtctl(8).\n");
 }
 
 static int cmd_check(int argc, char **argv)

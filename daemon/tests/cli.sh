@@ -30,7 +30,7 @@ CONF
 printf '[wq:tty_flip]\npolicy = fifo\nrtpri = 20\n' > "$T/bad.conf"
 
 ktap_print_header
-ktap_set_plan 52
+ktap_set_plan 58
 out=$("$B/wqrtd" --check -c "$T/good.conf" 2>&1)
 ktap_test_result "--check accepts a good file" [ $? -eq 0 ]
 out=$("$B/wqrtd" --check -c "$T/bad.conf" 2>&1)
@@ -42,7 +42,7 @@ out=$("$B/wqrtd" --dry-run -c "$T/good.conf" --root "$T" 2>/dev/null)
 ktap_test_result "--dry-run prints a diff" sh -c "echo '$out' | grep -qx '+policy = fifo'"
 ktap_test_result "--dry-run changes nothing" [ "$(cat "$W/policy")" = normal ]
 "$B/wqrtctl" status -c "$T/good.conf" --root "$T" > /dev/null
-ktap_test_result "wqrtctl status exits 3 on drift" [ $? -eq 3 ]
+ktap_test_result "wqrtctl status exits 10 on drift" [ $? -eq 10 ]
 "$B/wqrtd" --once -c "$T/good.conf" --root "$T" 2> "$T/log"
 ktap_test_result "--once applies and exits 0" [ $? -eq 0 ]
 ktap_test_result "the workqueue is fifo 20" \
@@ -56,7 +56,7 @@ ktap_test_result "json has the rescuer" grep -q '"owner": "rescuer of tty_flip"'
 chmod 0444 "$W/nice"
 printf '[wq:tty_flip]\nnice = 5\n' > "$T/nice.conf"
 "$B/wqrtd" --once -c "$T/nice.conf" --root "$T" 2> /dev/null
-ktap_test_result "--once exits 1 when a write fails" [ $? -eq 1 ]
+ktap_test_result "--once exits 74 (EX_IOERR) when a write fails" [ $? -eq 74 ]
 "$B/wqrtctl" check "$T/bad.conf" > /dev/null 2>&1
 ktap_test_result "wqrtctl check exits 78 on a bad file" [ $? -eq 78 ]
 
@@ -206,7 +206,7 @@ ktap_test_result "status after an edit, no reload: still no drift" [ $rc -eq 0 ]
 ktap_test_result "...and it says the file changed since" \
 	grep -qF "note: $T/held.conf changed since wqrtd loaded it" "$T/st"
 "$B/wqrtctl" status -c "$T/held.conf" --root "$T" > "$T/st" 2>&1
-ktap_test_result "status -c previews the edited file: drift" [ $? -ne 0 ]
+ktap_test_result "status -c previews the edited file: drift (10)" [ $? -eq 10 ]
 "$B/wqrtctl" status --json --root "$T" > "$T/st.json" 2>&1
 ktap_test_result "status --json: the daemon's pid, files and load time" \
 	python3 -c "import json,sys; d=json.load(open(sys.argv[1])); r=d['daemon']; assert r['running'] and r['pid'] == int(sys.argv[2]) and r['files'] == [sys.argv[3]] and isinstance(r['loaded'], int) and r['changed_since_load'] == [sys.argv[3]] and d['preview'] is False" \
@@ -223,5 +223,27 @@ wait $D_PID
 "$B/wqrtctl" status --root "$T" > "$T/st" 2>&1
 ktap_test_result "status after it stopped: not running" grep -qx "wqrtd: not running" "$T/st"
 ktap_test_result "...and it left nothing published" [ ! -e "$T/run/wqrtd/daemon" ]
+
+# Issue 17.9: bash completion for both tools
+C=$(dirname "$0")/../../conf/bash-completion
+complete_line() { # SCRIPT FUNCTION WORD...: what TAB offers after the words
+	bash -c '. "$1"; f=$2; shift 2; COMP_WORDS=("$@"); COMP_CWORD=$(($# - 1)); $f; echo "${COMPREPLY[*]}"' \
+		sh "$@"
+}
+ktap_test_result "completion: wqrtctl l<TAB> is list" \
+	[ "$(complete_line "$C/wqrtctl" _wqrtctl wqrtctl l)" = list ]
+ktap_test_result "completion: wqrtctl status --j<TAB> is --json" \
+	[ "$(complete_line "$C/wqrtctl" _wqrtctl wqrtctl status --j)" = --json ]
+ktap_test_result "completion: wqrtctl list --root <dir>" \
+	[ "$(complete_line "$C/wqrtctl" _wqrtctl wqrtctl list --root "$T/pro")" = "$T/proc" ]
+ktap_test_result "completion: wqrtd --dr<TAB> is --dry-run" \
+	[ "$(complete_line "$C/wqrtd" _wqrtd wqrtd --dr)" = --dry-run ]
+
+# Issue 17.9: every exit status is documented
+M=$(dirname "$0")/../../man
+ktap_test_result "wqrtctl(8) documents drift (10) and each sysexits code used" \
+	sh -c "for c in 10 64 66 69 70 72 74 75 78; do grep -q \"^\\.It \$c\" '$M/wqrtctl.8' || exit 1; done"
+ktap_test_result "wqrtd(8) documents each sysexits code used" \
+	sh -c "for c in 0 64 71 74 78; do grep -q \"^\\.It \$c\" '$M/wqrtd.8' || exit 1; done"
 
 ktap_finished
