@@ -584,6 +584,8 @@ int main(int argc, char **argv)
 	} else if (c.o.once) {
 		r = daemon_scan(&c.d) ? EX_IOERR : 0;
 	} else {
+		/* a daemon's log on stderr (--foreground, no journald) */
+		log_set_timestamps(true);
 		r = run_daemon(&c);
 	}
 	daemon_free(&c.d);

@@ -30,7 +30,7 @@ CONF
 printf '[wq:tty_flip]\npolicy = fifo\nrtpri = 20\n' > "$T/bad.conf"
 
 ktap_print_header
-ktap_set_plan 58
+ktap_set_plan 59
 out=$("$B/wqrtd" --check -c "$T/good.conf" 2>&1)
 ktap_test_result "--check accepts a good file" [ $? -eq 0 ]
 out=$("$B/wqrtd" --check -c "$T/bad.conf" 2>&1)
@@ -223,6 +223,9 @@ wait $D_PID
 "$B/wqrtctl" status --root "$T" > "$T/st" 2>&1
 ktap_test_result "status after it stopped: not running" grep -qx "wqrtd: not running" "$T/st"
 ktap_test_result "...and it left nothing published" [ ! -e "$T/run/wqrtd/daemon" ]
+# Issue 17.10: a daemon's stderr without journald reads as a log
+ktap_test_result "--foreground: stderr lines carry the time and wqrtd[PID]" \
+	grep -qE "^[0-9]{4}-[0-9]{2}-[0-9]{2} [0-9:]{8}\.[0-9]{3} wqrtd\[$D_PID\]: tty_flip: rtprio = 33$" "$T/dlog"
 
 # Issue 17.9: bash completion for both tools
 C=$(dirname "$0")/../../conf/bash-completion
