@@ -7,6 +7,7 @@
 #include "common.h"
 #include "daemon.h"
 #include "inventory.h"
+#include "kcheck.h"
 #include "log.h"
 #include "runstate.h"
 
@@ -23,13 +24,15 @@ static void usage(FILE *f)
 		"Usage: wqrtctl status [--json] [-c FILE] [--root DIR]\n"
 		"       wqrtctl list [--all] [--json] [-c FILE] [--root DIR]\n"
 		"       wqrtctl restore [--root DIR]\n"
-		"       wqrtctl check [FILE]\n\n"
+		"       wqrtctl check [FILE]\n"
+		"       wqrtctl check-kernel [--json] [--root DIR]\n\n"
 		"status  per profiled workqueue the desired and actual attributes,\n"
 		"        per kworker it covers the policy it really has\n"
 		"list    every workqueue in sysfs: kind, attributes, matching section;\n"
 		"        --all: also those out of reach, and why\n"
 		"restore put back every original wqrtd saved (not while it runs)\n"
-		"check   validate FILE (default " WQRT_DEFAULT_CONF ")\n\n"
+		"check   validate FILE (default " WQRT_DEFAULT_CONF ")\n"
+		"check-kernel  what the running kernel offers wqrtd and lacks\n\n"
 		"Exit status: 0 ok, 10 drift found by status, 64 usage, 78\n"
 		"configuration error; the others are in wqrtctl(8).\n");
 }
@@ -399,6 +402,42 @@ static int cmd_restore(int argc, char **argv)
 	return 0;
 }
 
+/* What the running kernel offers wqrtd and what it lacks */
+static int cmd_check_kernel(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "json", no_argument, NULL, 'j' },
+		{ "root", required_argument, NULL, 'r' },
+		{ 0 },
+	};
+	const char *root = "/";
+	struct kcheck kc;
+	bool json = false;
+	int c;
+
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'j':
+			json = true;
+			break;
+		case 'r':
+			root = optarg;
+			break;
+		default:
+			usage(stderr);
+			return EX_USAGE;
+		}
+	}
+	if (optind < argc) {
+		usage(stderr);
+		return EX_USAGE;
+	}
+	kcheck_run(root, &kc);
+	kcheck_print(stdout, &kc, json);
+	return kcheck_exit_status(&kc);
+}
+
 int main(int argc, char **argv)
 {
 	log_setup(LOG_TARGET_STDERR);
@@ -423,6 +462,8 @@ int main(int argc, char **argv)
 		return cmd_list(argc - 1, argv + 1);
 	if (!strcmp(argv[1], "restore"))
 		return cmd_restore(argc - 1, argv + 1);
+	if (!strcmp(argv[1], "check-kernel"))
+		return cmd_check_kernel(argc - 1, argv + 1);
 	fprintf(stderr, "wqrtctl: unknown command '%s'\n", argv[1]);
 	usage(stderr);
 	return EX_USAGE;

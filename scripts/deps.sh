@@ -18,7 +18,7 @@ packages=(
 	qemu-system-x86 busybox-static
 	# wqrtd
 	pkg-config libsystemd-dev libnl-3-dev libnl-genl-3-dev
-	libiniparser-dev libcmocka-dev
+	libiniparser-dev libcmocka-dev zlib1g-dev
 	# man pages, benchmarks, the systemd VM
 	mandoc gnuplot-nox rt-tests debootstrap e2fsprogs
 	clang-14 libclang-rt-14-dev

@@ -30,7 +30,7 @@ CONF
 printf '[wq:tty_flip]\npolicy = fifo\nrtpri = 20\n' > "$T/bad.conf"
 
 ktap_print_header
-ktap_set_plan 59
+ktap_set_plan 64
 out=$("$B/wqrtd" --check -c "$T/good.conf" 2>&1)
 ktap_test_result "--check accepts a good file" [ $? -eq 0 ]
 out=$("$B/wqrtd" --check -c "$T/bad.conf" 2>&1)
@@ -241,6 +241,27 @@ ktap_test_result "completion: wqrtctl list --root <dir>" \
 	[ "$(complete_line "$C/wqrtctl" _wqrtctl wqrtctl list --root "$T/pro")" = "$T/proc" ]
 ktap_test_result "completion: wqrtd --dr<TAB> is --dry-run" \
 	[ "$(complete_line "$C/wqrtd" _wqrtd wqrtd --dr)" = --dry-run ]
+
+# Issue 17.1: wqrtctl check-kernel
+mkdir -p "$T/proc/sys/kernel" "$T/boot"
+echo 6.12.48-wqrt > "$T/proc/sys/kernel/osrelease"
+printf 'CONFIG_SYSFS=y\nCONFIG_PREEMPT_RT=y\nCONFIG_CONNECTOR=y\nCONFIG_PROC_EVENTS=y\n' |
+	gzip > "$T/proc/config.gz"
+"$B/wqrtctl" check-kernel --root "$T" > "$T/kc"
+ktap_test_result "check-kernel: all there, exit 0" [ $? -eq 0 ]
+ktap_test_result "check-kernel: read /proc/config.gz" \
+	grep -qx "kernel 6.12.48-wqrt, configuration from $T/proc/config.gz" "$T/kc"
+ktap_test_result "check-kernel: the series' policy attribute found" \
+	grep -qE '^ok +policy +required ' "$T/kc"
+rm "$T/proc/config.gz"
+printf 'CONFIG_SYSFS=y\n# CONFIG_PREEMPT_RT is not set\n' > "$T/boot/config-6.12.48-wqrt"
+"$B/wqrtctl" check-kernel --root "$T" > "$T/kc"
+ktap_test_result "check-kernel: PREEMPT_RT missing is 69 (EX_UNAVAILABLE)" [ $? -eq 69 ]
+ktap_test_result "...read from /boot/config-RELEASE, and named" \
+	sh -c "grep -q 'configuration from $T/boot/config-6.12.48-wqrt' '$T/kc' &&
+	       grep -qE '^MISSING +CONFIG_PREEMPT_RT +required .*is not set' '$T/kc' &&
+	       grep -qE '^MISSING +CONFIG_PROC_EVENTS +recommended ' '$T/kc'"
+rm -r "$T/boot"
 
 # Issue 17.9: every exit status is documented
 M=$(dirname "$0")/../../man
