@@ -132,6 +132,9 @@ static void test_apply_restore_ids(void **state)
 	assert_true(
 		ft_logged("| MESSAGE_ID=" WQRT_MSGID_FAILED " OBJECT_PID=102"));
 	daemon_free(&d);
+	strlist_free(&fo.writes);
+	strlist_free(&fo.snaps);
+	strlist_free(&errs);
 	ft_clear_logs();
 	ft_cleanup(&ft);
 }
