@@ -136,7 +136,7 @@ int runstate_publish(const char *dir, const struct config *cfg,
 {
 	char main_copy[WQRT_PATH_MAX], path[WQRT_PATH_MAX];
 	unsigned long long start = 0;
-	char *text = NULL;
+	char *text = NULL, *abs;
 	size_t len = 0, i;
 	FILE *f;
 	int err;
@@ -153,11 +153,17 @@ int runstate_publish(const char *dir, const struct config *cfg,
 	f = open_memstream(&text, &len);
 	if (!f)
 		return -ENOMEM;
+	/* absolute: wqrtctl compares them from another working directory */
+	abs = realpath(cfg->path, NULL);
 	fprintf(f, "pid=%d\nstart=%llu\nloaded=%lld\nconfig=%s\nsnapshot=%s\n",
-		(int)getpid(), start, (long long)time(NULL), cfg->path,
-		main_copy);
-	for (i = 0; i < cfg->nsources; i++)
-		fprintf(f, "file=%s\n", cfg->sources[i].path);
+		(int)getpid(), start, (long long)time(NULL),
+		abs ? abs : cfg->path, main_copy);
+	free(abs);
+	for (i = 0; i < cfg->nsources; i++) {
+		abs = realpath(cfg->sources[i].path, NULL);
+		fprintf(f, "file=%s\n", abs ? abs : cfg->sources[i].path);
+		free(abs);
+	}
 	if (fclose(f)) {
 		free(text);
 		return -ENOMEM;
