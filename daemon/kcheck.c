@@ -7,8 +7,11 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <linux/netlink.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/utsname.h>
+#include <unistd.h>
 #ifdef HAVE_ZLIB
 #include <zlib.h>
 #endif
@@ -171,7 +174,9 @@ static void read_config(struct kcheck *kc, const char *root)
 /* No configuration: what the running system shows instead */
 static void from_running(struct kcheck *kc, const char *root)
 {
+	/* in the order of options[] */
 	struct kc_item *rt = &kc->items[0], *sysfs = &kc->items[1];
+	struct kc_item *connector = &kc->items[2];
 	char path[WQRT_PATH_MAX], buf[512];
 	struct stat st;
 
@@ -181,6 +186,24 @@ static void from_running(struct kcheck *kc, const char *root)
 		rt->state = strstr(buf, "PREEMPT_RT") ? KC_OK : KC_MISSING;
 		snprintf(rt->found, sizeof(rt->found), "%s (uname -v)",
 			 rt->state == KC_OK ? "PREEMPT_RT" : "no PREEMPT_RT");
+	}
+	/*
+	 * The running kernel (not a fake root) without a configuration: a
+	 * connector socket opens only with CONFIG_CONNECTOR. Whether the
+	 * proc connector sends events, nothing tells short of a fork.
+	 */
+	if (connector->state == KC_UNKNOWN && !strcmp(root, "/")) {
+		int fd = socket(AF_NETLINK, SOCK_DGRAM | SOCK_CLOEXEC,
+				NETLINK_CONNECTOR);
+
+		if (fd >= 0 || errno == EPROTONOSUPPORT) {
+			connector->state = fd >= 0 ? KC_OK : KC_MISSING;
+			snprintf(connector->found, sizeof(connector->found),
+				 "a connector socket %s",
+				 fd >= 0 ? "opens" : "is not supported");
+		}
+		if (fd >= 0)
+			close(fd);
 	}
 	if (sysfs->state == KC_UNKNOWN &&
 	    !path_fmt(path, sizeof(path), root, "/sys/devices") &&

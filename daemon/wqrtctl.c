@@ -1,8 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * wqrtctl: look at what wqrtd is meant to do and what the system shows.
- *   status [--json] [-c FILE] [--root DIR]   desired vs actual, drift
+ *   status [--json] [-c FILE] [--root DIR]   the running daemon, and
+ *                                            desired vs actual, drift
+ *   list [--all] [--json] [-c FILE] [--root DIR]
+ *                                            the workqueues, reachable
+ *                                            or not
+ *   restore [--root DIR]                     put the originals back
  *   check [FILE]                             validate a configuration
+ *   check-kernel [--json] [--root DIR]       what the kernel lacks
  */
 #include "common.h"
 #include "daemon.h"
@@ -26,8 +32,9 @@ static void usage(FILE *f)
 		"       wqrtctl restore [--root DIR]\n"
 		"       wqrtctl check [FILE]\n"
 		"       wqrtctl check-kernel [--json] [--root DIR]\n\n"
-		"status  per profiled workqueue the desired and actual attributes,\n"
-		"        per kworker it covers the policy it really has\n"
+		"status  whether wqrtd runs and what it holds; per profiled workqueue\n"
+		"        the desired and actual attributes, per kworker it covers the\n"
+		"        policy it really has (-c FILE: against FILE instead)\n"
 		"list    every workqueue in sysfs: kind, attributes, matching section;\n"
 		"        --all: also those out of reach, and why\n"
 		"restore put back every original wqrtd saved (not while it runs)\n"

@@ -85,8 +85,10 @@ show
 if [ -n "$SERIES" ]; then
 	ktap_test_result "check-kernel: the series' attributes are there" \
 		grep -qE '^ok +policy +required' "$OUT"
-	ktap_test_result "check-kernel: PREEMPT_RT, and exit 0 or 66 (no config to read)" \
-		sh -c "grep -qE '^ok +CONFIG_PREEMPT_RT ' '$OUT' && { [ $rc -eq 0 ] || [ $rc -eq 66 ]; }"
+	ktap_test_result "check-kernel: PREEMPT_RT and the connector, exit 0 or 66 (no config)" \
+		sh -c "grep -qE '^ok +CONFIG_PREEMPT_RT ' '$OUT' &&
+		       grep -qE '^ok +CONFIG_CONNECTOR ' '$OUT' &&
+		       { [ $rc -eq 0 ] || [ $rc -eq 66 ]; }"
 else
 	ktap_test_result "check-kernel: the series' attributes are missing" \
 		grep -qE '^MISSING +policy +required' "$OUT"
