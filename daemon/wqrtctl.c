@@ -195,9 +195,13 @@ static void status_head_table(const struct status_view *v,
 		       v->path, cfg->nsources ? cfg->nsources - 1 : 0,
 		       v->preview && !v->daemon ? "; not what wqrtd holds" :
 						  "");
-	else
-		printf("configuration: what wqrtd holds (%zu drop-in(s))\n",
-		       cfg->nsources ? cfg->nsources - 1 : 0);
+	else {
+		/* the files it read, by their names on disk */
+		printf("configuration: what wqrtd holds, from");
+		for (i = 0; i < v->rs.nfiles; i++)
+			printf("%s %s", i ? "," : "", v->rs.files[i]);
+		printf("\n");
+	}
 	for (i = 0; i < v->changed.n; i++)
 		printf("note: %s changed since wqrtd loaded it: systemctl reload wqrtd applies it\n",
 		       v->changed.v[i]);

@@ -30,7 +30,7 @@ CONF
 printf '[wq:tty_flip]\npolicy = fifo\nrtpri = 20\n' > "$T/bad.conf"
 
 ktap_print_header
-ktap_set_plan 64
+ktap_set_plan 65
 out=$("$B/wqrtd" --check -c "$T/good.conf" 2>&1)
 ktap_test_result "--check accepts a good file" [ $? -eq 0 ]
 out=$("$B/wqrtd" --check -c "$T/bad.conf" 2>&1)
@@ -199,6 +199,8 @@ rc=$?
 ktap_test_result "status: the daemon runs, with its pid" \
 	grep -qx "wqrtd: running (pid $D_PID), holding $T/held.conf as loaded .*" "$T/st"
 ktap_test_result "status: no drift against what it holds, exit 0" [ $rc -eq 0 ]
+ktap_test_result "status: names the files it holds" \
+	grep -qx "configuration: what wqrtd holds, from $T/held.conf" "$T/st"
 printf '[wq:tty_flip]\npolicy = fifo\nrtprio = 33\n' > "$T/held.conf"
 "$B/wqrtctl" status --root "$T" > "$T/st" 2>&1
 rc=$?
