@@ -8,9 +8,10 @@
  * tools/workqueue/wq_dump.py reads its memory with drgn). Workqueues that
  * are not in sysfs are found where their names show in /proc, as comms of
  * kernel threads: the rescuer "kworker/R-NAME" of a WQ_MEM_RECLAIM
- * workqueue (cut to 15 bytes), and the "+NAME"/"-NAME" a kworker carries
- * after running work of NAME (cut to 31 bytes). A workqueue that has run
- * nothing since boot and has no rescuer is not found; a work function may
+ * workqueue (cut to 15 bytes where only the task name shows), and the
+ * "+NAME"/"-NAME" a kworker carries after running work of NAME (cut to 31
+ * bytes). A workqueue that has run nothing since boot and has no rescuer
+ * is not found; a work function may
  * set its own description (writeback's "flush-8:0"), so those names are
  * hints, marked with the kworker that showed them.
  */
