@@ -208,6 +208,8 @@ int wq_apply_recorded(const struct apply_ctx *ax, struct wq_track *t,
 			continue;
 		attr_format_human(a, &p->target, want, sizeof(want));
 		lc.attr = attr_name(a);
+		lc.msgid = p->restore & WA_BIT(a) ? MSGID_RESTORED :
+						    MSGID_APPLIED;
 		log_full(LOG_INFO, &lc, "%s: %s = %s", t->name, attr_name(a),
 			 want);
 	}
@@ -361,6 +363,7 @@ static int kw_change(const struct apply_ctx *ax, struct kw_track *k,
 		return err;
 	}
 	k->err = 0;
+	lc.msgid = MSGID_APPLIED;
 	log_full(LOG_INFO, &lc, "%s (pid %d): %s %d -> %s %d", k->comm,
 		 (int)k->pid, sched_policy_name(p->cur.policy), p->cur.rtprio,
 		 sched_policy_name(p->target.policy), p->target.rtprio);
@@ -407,6 +410,15 @@ int kw_restore(const struct apply_ctx *ax, struct kw_track *k)
 		err = kw_set(ax, k, &k->orig);
 	if (err && err != -ESRCH)
 		return err; /* kept: a later stop tries again */
+	if (!err) {
+		struct log_ctx lc = { .pid = k->pid,
+				      .attr = "policy",
+				      .msgid = MSGID_RESTORED };
+
+		log_full(LOG_INFO, &lc, "%s (pid %d): back to %s %d", k->comm,
+			 (int)k->pid, sched_policy_name(k->orig.policy),
+			 k->orig.rtprio);
+	}
 	k->changed = false;
 	persist(ax);
 	return 0;

@@ -1,8 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0-only
 #include "config.h"
+#include "common.h"
+#include "discover.h"
 #include "log.h"
 
 #include <ctype.h>
+#include <dirent.h>
 #include <errno.h>
 #include <fnmatch.h>
 #include <iniparser/iniparser.h>
@@ -68,10 +71,12 @@ static void line_map_add(struct line_map *m, const char *sec, char *key,
 /*
  * Map every "[section]" and "key =" line of text. Also the errors
  * iniparser cannot report: a section that appears twice (iniparser merges
- * [wq:x] and [wq:X] silently) and a file with no section at all.
+ * [wq:x] and [wq:X] silently) and, to empty_errors unless NULL, a file
+ * with no section at all.
  */
 static void line_map_build(struct line_map *m, const char *text, size_t len,
-			   const char *path, struct strlist *errors)
+			   const char *path, struct strlist *empty_errors,
+			   struct strlist *errors)
 {
 	char *line = NULL, *sec = strdup("");
 	size_t cap = 0;
@@ -114,8 +119,8 @@ static void line_map_build(struct line_map *m, const char *text, size_t len,
 			line_map_add(m, sec, trim_lower(p, end - p), nr);
 		}
 	}
-	if (!sections)
-		strlist_add(errors,
+	if (!sections && empty_errors)
+		strlist_add(empty_errors,
 			    "%s:1: the file has no section: nothing to apply",
 			    path);
 	free(line);
@@ -153,7 +158,17 @@ static void line_map_free(struct line_map *m)
 	free(m->v);
 }
 
+/* One file of the configuration, parsed */
+struct conf_file {
+	char *path;
+	char *text; /* as read: what wqrtd holds, for wqrtctl status */
+	size_t len;
+	dictionary *d; /* NULL: it could not be parsed */
+	struct line_map lines;
+};
+
 struct loader {
+	/* the file being read: path, dictionary and line map */
 	const char *path;
 	const char *root;
 	dictionary *d;
@@ -469,6 +484,7 @@ static void load_rule(struct loader *ld, const char *sec, enum rule_kind kind)
 		     line_of(&ld->lines, sec, NULL));
 	if (!r || !r->section)
 		return;
+	r->file = strdup(ld->path);
 	snprintf(full, sizeof(full), "%s:profile", sec);
 	pname = iniparser_getstring(ld->d, full, NULL);
 	if (pname) {
@@ -523,7 +539,32 @@ static bool section_is(const char *sec, const char *type)
 	return !strncmp(sec, type, l) && sec[l] == ':' && sec[l + 1];
 }
 
-static void load_all(struct loader *ld)
+/* A section already defined in an earlier file: where, or NULL */
+static const struct rule *defined_before(const struct rule *v, size_t n,
+					 const char *sec)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (!strcmp(v[i].section, sec))
+			return &v[i];
+	return NULL;
+}
+
+static bool duplicate(struct loader *ld, const struct rule *v, size_t n,
+		      const char *sec)
+{
+	const struct rule *first = defined_before(v, n, sec);
+
+	if (!first)
+		return false;
+	error_at(ld, sec, NULL, "the section is already in %s:%d", first->file,
+		 first->line);
+	return true;
+}
+
+/* The current file's keys outside sections, section names and [global] */
+static void load_header(struct loader *ld)
 {
 	dictionary *d = ld->d;
 	ssize_t i;
@@ -536,23 +577,42 @@ static void load_all(struct loader *ld)
 	for (i = 0; i < d->size; i++)
 		if (d->key[i] && !d->val[i])
 			check_section_name(ld, d->key[i]);
+	/* a later file's [global] keys win over an earlier one's */
 	for (i = 0; i < d->size; i++)
 		if (d->key[i] && !d->val[i] && !strcmp(d->key[i], "global"))
 			load_global(ld, d->key[i]);
+}
+
+static void load_profiles(struct loader *ld)
+{
+	dictionary *d = ld->d;
+	ssize_t i;
+
 	for (i = 0; i < d->size; i++) {
 		struct rule *p;
 
 		if (!d->key[i] || d->val[i] ||
-		    !section_is(d->key[i], "profile"))
+		    !section_is(d->key[i], "profile") ||
+		    duplicate(ld, ld->profiles, ld->nprofiles, d->key[i]))
 			continue;
 		p = new_rule(&ld->profiles, &ld->nprofiles, d->key[i], RULE_WQ,
-			     0);
-		if (p && p->section)
+			     line_of(&ld->lines, d->key[i], NULL));
+		if (p && p->section) {
+			p->file = strdup(ld->path);
 			load_keys(ld, p, true);
+		}
 	}
 	ld->c->nprofiles = ld->nprofiles;
+}
+
+static void load_rules(struct loader *ld)
+{
+	dictionary *d = ld->d;
+	ssize_t i;
+
 	for (i = 0; i < d->size; i++) {
-		if (!d->key[i] || d->val[i])
+		if (!d->key[i] || d->val[i] ||
+		    duplicate(ld, ld->c->rules, ld->c->nrules, d->key[i]))
 			continue;
 		if (section_is(d->key[i], "wq"))
 			load_rule(ld, d->key[i], RULE_WQ);
@@ -608,9 +668,53 @@ static void throttle_warning(struct loader *ld)
 			strlist_add(
 				&ld->c->warnings,
 				"%s:%d: [%s]: rtprio %ld on a glob while RT throttling is off (sched_rt_runtime_us = -1): a runaway work item can lock up its CPUs",
-				ld->path, r->line, r->section,
+				r->file, r->line, r->section,
 				r->s.val[WA_RTPRIO]);
 	}
+}
+
+static int add_wq_name(const char *name, void *arg)
+{
+	strlist_add(arg, "%s", name);
+	return 0;
+}
+
+static bool rule_matches(const struct rule *r, const char *name)
+{
+	return r->glob ? !fnmatch(r->pattern, name, FNM_CASEFOLD) :
+			 !strcasecmp(r->pattern, name);
+}
+
+/*
+ * A [wq:] section that matches no workqueue in sysfs now: a typo, a
+ * workqueue the kernel keeps out of sysfs, or one whose module is not
+ * loaded yet. A warning, not an error: the module may come later. Where
+ * sysfs cannot be listed (a build machine), nothing can be said.
+ */
+static void unmatched_warning(struct loader *ld)
+{
+	struct strlist names = { 0 };
+	size_t i, j;
+
+	if (for_each_workqueue(ld->root, add_wq_name, &names)) {
+		strlist_free(&names);
+		return;
+	}
+	for (i = 0; i < ld->c->nrules; i++) {
+		const struct rule *r = &ld->c->rules[i];
+
+		if (r->kind != RULE_WQ)
+			continue;
+		for (j = 0; j < names.n && !rule_matches(r, names.v[j]); j++)
+			;
+		if (j == names.n)
+			strlist_add(
+				&ld->c->warnings,
+				"%s:%d: [%s]: matches no workqueue in " WQ_SYSFS_DIR
+				" now (not loaded yet, or out of reach: see wqrtctl list --all)",
+				r->file, r->line, r->section);
+	}
+	strlist_free(&names);
 }
 
 /* iniparser's line buffer: longer lines are an error it reports badly */
@@ -731,68 +835,254 @@ static dictionary *parse_text(char *text, size_t len, struct strlist *errors,
 	return d;
 }
 
-int config_load(const char *path, const char *root, struct config **out,
-		struct strlist *errors)
+/*
+ * Read and parse one file into f; every error of it goes to errors. A
+ * drop-in with no section at all is allowed (a package may ship one
+ * commented out); the main file must have one.
+ */
+static void parse_file(struct conf_file *f, bool dropin,
+		       struct strlist *errors)
 {
-	struct loader ld = { .path = path, .root = root, .errors = errors };
-	size_t before = errors->n, len = 0;
-	char *text = NULL, *p;
-	struct config *c;
+	size_t before = errors->n;
+	char *work, *p;
 	int nr;
 
-	*out = NULL;
-	if (read_trusted(path, &text, &len, errors))
-		return errors->n - before;
+	if (read_trusted(f->path, &f->text, &f->len, errors))
+		return;
+	/* parsing blanks bad lines: f->text stays as read */
+	work = malloc(f->len + 1);
+	if (!work) {
+		strlist_add(errors, "%s: out of memory", f->path);
+		return;
+	}
+	memcpy(work, f->text, f->len + 1);
 	/* lines iniparser cannot hold: each is an error, then ignored */
-	for (p = text, nr = 1; *p; nr++) {
+	for (p = work, nr = 1; *p; nr++) {
 		size_t l = strcspn(p, "\n");
 
 		if (l > LINE_MAX_BYTES) {
 			strlist_add(errors, "%s:%d: line longer than %d bytes",
-				    path, nr, LINE_MAX_BYTES);
+				    f->path, nr, LINE_MAX_BYTES);
 			memset(p, ' ', l);
 			p[0] = ';';
 		}
 		p += l + (p[l] == '\n');
 	}
-	syntax_path = path;
-	ld.d = parse_text(text, len, errors, before);
-	if (!ld.d) {
+	syntax_path = f->path;
+	f->d = parse_text(work, f->len, errors, before);
+	if (!f->d) {
 		if (errors->n == before)
-			strlist_add(errors, "%s: cannot be parsed", path);
-		free(text);
-		return errors->n - before;
+			strlist_add(errors, "%s: cannot be parsed", f->path);
+	} else {
+		line_map_build(&f->lines, work, f->len, f->path,
+			       dropin ? NULL : errors, errors);
 	}
+	free(work);
+}
+
+static int conf_name_cmp(const struct dirent **a, const struct dirent **b)
+{
+	return strcmp((*a)->d_name, (*b)->d_name);
+}
+
+static int conf_name_filter(const struct dirent *de)
+{
+	size_t len = strlen(de->d_name);
+
+	return de->d_name[0] != '.' && len > 5 &&
+	       !strcmp(de->d_name + len - 5, ".conf");
+}
+
+/*
+ * The files of the configuration: path, then PATH.d/ *.conf in the byte
+ * order of their names (as systemd and sysctl.d order drop-ins). A
+ * missing directory is no error; one that others can write is, as for
+ * the files. The count, or -1 (errors added).
+ */
+static int list_files(const char *path, struct conf_file **files,
+		      struct strlist *errors)
+{
+	struct dirent **names = NULL;
+	char dir[WQRT_PATH_MAX];
+	struct conf_file *v;
+	struct stat st;
+	int i, n = 0;
+
+	*files = NULL;
+	if (snprintf(dir, sizeof(dir), "%s.d", path) >= (int)sizeof(dir)) {
+		strlist_add(errors, "%s: name too long", path);
+		return -1;
+	}
+	if (stat(dir, &st)) {
+		if (errno != ENOENT) {
+			strlist_add(errors, "%s: %s", dir, strerror(errno));
+			return -1;
+		}
+	} else if (!S_ISDIR(st.st_mode)) {
+		strlist_add(errors, "%s: not a directory; refusing it", dir);
+		return -1;
+	} else if (st.st_uid != 0 && st.st_uid != geteuid()) {
+		strlist_add(errors,
+			    "%s: owned by uid %u, not root; refusing it (chown root %s)",
+			    dir, (unsigned int)st.st_uid, dir);
+		return -1;
+	} else if (st.st_mode & (S_IWGRP | S_IWOTH)) {
+		strlist_add(errors,
+			    "%s: group or others can write it (mode %04o); refusing it (chmod go-w %s)",
+			    dir, (unsigned int)(st.st_mode & 07777), dir);
+		return -1;
+	} else {
+		n = scandir(dir, &names, conf_name_filter, conf_name_cmp);
+		if (n < 0) {
+			strlist_add(errors, "%s: %s", dir, strerror(errno));
+			return -1;
+		}
+	}
+	v = calloc(n + 1, sizeof(*v));
+	if (v)
+		v[0].path = strdup(path);
+	for (i = 0; i < n; i++) {
+		if (v && asprintf(&v[i + 1].path, "%s/%s", dir,
+				  names[i]->d_name) < 0)
+			v[i + 1].path = NULL;
+		free(names[i]);
+	}
+	free(names);
+	for (i = 0; v && i <= n; i++)
+		if (!v[i].path)
+			break;
+	if (!v || i <= n) {
+		strlist_add(errors, "%s: out of memory", path);
+		while (v && n >= 0)
+			free(v[n--].path);
+		free(v);
+		return -1;
+	}
+	*files = v;
+	return n + 1;
+}
+
+static void free_files(struct conf_file *files, int n)
+{
+	int i;
+
+	for (i = 0; i < n; i++) {
+		free(files[i].path);
+		free(files[i].text);
+		if (files[i].d)
+			iniparser_freedict(files[i].d);
+		line_map_free(&files[i].lines);
+	}
+	free(files);
+}
+
+/* Make file f the one error_at() and the loaders speak of */
+static void use_file(struct loader *ld, const struct conf_file *f)
+{
+	ld->path = f->path;
+	ld->d = f->d;
+	ld->lines = f->lines;
+}
+
+/* What the configuration was read from, kept for wqrtd's snapshot */
+static void keep_sources(struct config *c, struct conf_file *files, int n)
+{
+	int i;
+
+	c->sources = calloc(n, sizeof(*c->sources));
+	if (!c->sources)
+		return;
+	for (i = 0; i < n; i++) {
+		c->sources[i].path = files[i].path;
+		c->sources[i].text = files[i].text;
+		c->sources[i].len = files[i].len;
+		files[i].path = NULL;
+		files[i].text = NULL;
+	}
+	c->nsources = n;
+}
+
+int config_load(const char *path, const char *root, struct config **out,
+		struct strlist *errors)
+{
+	struct loader ld = { .path = path, .root = root, .errors = errors };
+	size_t before = errors->n;
+	struct conf_file *files;
+	struct config *c;
+	int i, n;
+
+	*out = NULL;
+	n = list_files(path, &files, errors);
+	if (n < 0)
+		return errors->n - before;
+	/* every file, so that every error of every file is reported */
+	for (i = 0; i < n; i++)
+		parse_file(&files[i], i > 0, errors);
 	c = calloc(1, sizeof(*c));
 	if (!c) {
-		iniparser_freedict(ld.d);
-		free(text);
+		free_files(files, n);
 		strlist_add(errors, "%s: out of memory", path);
-		return 1;
+		return errors->n - before;
 	}
 	c->path = strdup(path);
 	c->log_level = LOG_INFO;
 	c->restore_on_exit = true;
 	c->rescan_interval = 30;
 	ld.c = c;
-	line_map_build(&ld.lines, text, len, path, errors);
-	free(text);
-	load_all(&ld);
-	if (errors->n == before)
+	/*
+	 * Profiles before rules, over all files: a drop-in may use a profile
+	 * of the main file, and the main file one of a drop-in.
+	 */
+	for (i = 0; i < n; i++)
+		if (files[i].d) {
+			use_file(&ld, &files[i]);
+			load_header(&ld);
+		}
+	for (i = 0; i < n; i++)
+		if (files[i].d) {
+			use_file(&ld, &files[i]);
+			load_profiles(&ld);
+		}
+	for (i = 0; i < n; i++)
+		if (files[i].d) {
+			use_file(&ld, &files[i]);
+			load_rules(&ld);
+		}
+	if (errors->n == before) {
 		throttle_warning(&ld);
+		unmatched_warning(&ld);
+	}
 	while (ld.nprofiles--) {
 		free(ld.profiles[ld.nprofiles].section);
 		free(ld.profiles[ld.nprofiles].profile);
+		free(ld.profiles[ld.nprofiles].file);
 	}
 	free(ld.profiles);
-	line_map_free(&ld.lines);
-	iniparser_freedict(ld.d);
 	if (errors->n != before) {
+		free_files(files, n);
 		config_free(c);
 		return errors->n - before;
 	}
+	keep_sources(c, files, n);
+	free_files(files, n);
 	*out = c;
 	return 0;
+}
+
+struct config *config_empty(const char *path)
+{
+	struct config *c = calloc(1, sizeof(*c));
+
+	if (!c)
+		return NULL;
+	c->path = strdup(path);
+	c->log_level = LOG_INFO;
+	c->restore_on_exit = true;
+	if (!c->path) {
+		free(c);
+		return NULL;
+	}
+	return c;
 }
 
 int config_load_report(const char *path, const char *root,
@@ -825,8 +1115,14 @@ void config_free(struct config *c)
 	for (i = 0; i < c->nrules; i++) {
 		free(c->rules[i].section);
 		free(c->rules[i].profile);
+		free(c->rules[i].file);
 	}
 	free(c->rules);
+	for (i = 0; i < c->nsources; i++) {
+		free(c->sources[i].path);
+		free(c->sources[i].text);
+	}
+	free(c->sources);
 	free(c->path);
 	strlist_free(&c->warnings);
 	free(c);

@@ -20,12 +20,22 @@ struct rule {
 	const char *pattern; /* points after the ':' in section */
 	bool glob;
 	char *profile; /* or NULL */
+	char *file; /* the file that holds the section */
 	int line;
 	struct settings s; /* the profile, then this section's keys */
 };
 
-struct config {
+/* A file of the configuration, as it was read */
+struct config_source {
 	char *path;
+	char *text;
+	size_t len;
+};
+
+struct config {
+	char *path; /* the main file; its drop-ins are PATH.d/ *.conf */
+	struct config_source *sources; /* path, then the drop-ins read */
+	size_t nsources;
 	int log_level;
 	bool restore_on_exit;
 	unsigned int rescan_interval;
@@ -37,9 +47,13 @@ struct config {
 };
 
 /*
- * Load and validate path; sysfs/proc paths under root are consulted for
- * warnings only. Returns 0 and *out, or the number of errors (> 0), each
- * appended to errors as "FILE:LINE: [section] key = value: reason".
+ * Load and validate path, then the drop-ins PATH.d/ *.conf in the byte
+ * order of their names, as one configuration: [global] keys of a later
+ * file win, a profile of any file can be used in any other, a section
+ * may be defined in one file only. sysfs/proc paths under root are
+ * consulted for warnings only. Returns 0 and *out, or the number of
+ * errors (> 0) of all files, each appended to errors as
+ * "FILE:LINE: [section] key = value: reason".
  */
 int config_load(const char *path, const char *root, struct config **out,
 		struct strlist *errors);
@@ -50,6 +64,8 @@ int config_load(const char *path, const char *root, struct config **out,
  */
 int config_load_report(const char *path, const char *root,
 		       struct config **out, const char *then);
+/* A configuration with no rules (what wqrtctl restore applies), or NULL */
+struct config *config_empty(const char *path);
 void config_free(struct config *c);
 
 bool pattern_is_glob(const char *p);

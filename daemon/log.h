@@ -1,24 +1,58 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * Logging: structured journal entries (WQ=, PID=, ATTRIBUTE=, ERRNO=) when
- * stderr is connected to journald, plain lines on stderr otherwise.
+ * Logging: structured journal entries (WQ=, OBJECT_PID=, ATTRIBUTE=,
+ * ERRNO=, MESSAGE_ID=) when stderr is connected to journald or wqrtd runs
+ * detached, plain lines on stderr otherwise (with a timestamp and the pid
+ * for a daemon in the foreground), syslog(3) when detached on a system
+ * without journald.
  */
 #ifndef WQRT_LOG_H
 #define WQRT_LOG_H
 
+#include <stdbool.h>
 #include <sys/types.h>
 #include <syslog.h>
 
 enum log_target { LOG_TARGET_AUTO, LOG_TARGET_STDERR, LOG_TARGET_JOURNAL };
 
+/*
+ * The journal's MESSAGE_ID= of the messages a tool or a person looks
+ * for (journalctl MESSAGE_ID=...); fixed forever, documented in wqrtd(8).
+ */
+enum log_msgid {
+	MSGID_NONE,
+	MSGID_APPLIED, /* a value was written to a workqueue or a kworker */
+	MSGID_RESTORED, /* an original value was put back */
+	MSGID_FAILED, /* a change failed (the default of LOG_ERR and worse
+			 about a workqueue or a kworker) */
+};
+#define WQRT_MSGID_APPLIED "4a77acf3c6c54d55addb138466507a34"
+#define WQRT_MSGID_RESTORED "e42440929e80421686800f7253a62af0"
+#define WQRT_MSGID_FAILED "e61ebb32e5ef433589d661670449360b"
+
 struct log_ctx {
 	const char *wq; /* or NULL */
-	pid_t pid; /* or 0 */
+	pid_t pid; /* the kworker it is about (OBJECT_PID=), or 0 */
 	const char *attr; /* or NULL */
 	int err; /* positive errno or 0 */
+	enum log_msgid msgid;
 };
 
 void log_setup(enum log_target target);
+/*
+ * Lines on stderr start with the local time and "NAME[PID]:", as a
+ * daemon's log reads without journald (wqrtd --foreground).
+ */
+void log_set_timestamps(bool on);
+/* The MESSAGE_ID= of c: its msgid, or the default for prio; NULL: none */
+const char *log_msgid(int prio, const struct log_ctx *c);
+/*
+ * The journal fields of one message into fields[n][600]; returns n.
+ * (What to_journal() sends; the unit tests read it.)
+ */
+#define LOG_FIELDS_MAX 8
+int log_journal_fields(int prio, const struct log_ctx *c, const char *msg,
+		       char fields[LOG_FIELDS_MAX][600]);
 void log_set_level(int level);
 int log_get_level(void);
 /* "err", "warning", "notice", "info", "debug" -> LOG_*, or -1. */

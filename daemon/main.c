@@ -7,6 +7,7 @@
 #include "daemon.h"
 #include "log.h"
 #include "netlink.h"
+#include "runstate.h"
 #include "watch.h"
 
 #include <errno.h>
@@ -31,6 +32,8 @@ struct opts {
 
 struct ctx {
 	struct daemon d;
+	char run_dir[WQRT_PATH_MAX]; /* originals and what it publishes */
+	unsigned int published; /* runstate_publish()'s generation */
 	struct nlw nl;
 	struct opts o;
 	struct sys_ops ops;
@@ -51,12 +54,13 @@ static void usage(FILE *f)
 		")\n"
 		"      --check        validate the configuration and exit\n"
 		"      --dry-run      print the plan as a diff, change nothing\n"
-		"      --once         apply, then exit (1 if a write failed)\n"
+		"      --once         apply, then exit (74 if a change failed)\n"
 		"      --foreground   do not detach (the default under systemd)\n"
 		"      --root DIR     prefix every /sys and /proc path with DIR\n"
 		"  -h, --help         this help\n"
 		"      --version      print the version\n\n"
-		"Exit status: 0 ok, 1 failure, 64 usage, 78 configuration error.\n");
+		"Exit status: 0 ok, 64 usage, 71 system error, 74 a change failed,\n"
+		"78 configuration error (see wqrtd(8)).\n");
 }
 
 static int parse_opts(int argc, char **argv, struct opts *o)
@@ -120,6 +124,34 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 		fprintf(stderr, "wqrtd: --root %s: %s\n", o->root,
 			errno ? strerror(errno) : "not a directory");
 		return EX_USAGE;
+	}
+	return 0;
+}
+
+/*
+ * The runtime directory: the first of $RUNTIME_DIRECTORY (the unit's
+ * RuntimeDirectory=wqrtd), else ROOT/run/wqrtd, made if create is set.
+ * 0, or -1 with errno set.
+ */
+static int run_dir(const struct opts *o, char *buf, size_t size, bool create)
+{
+	const char *dirs = getenv("RUNTIME_DIRECTORY");
+	int n;
+
+	if (dirs && *dirs)
+		n = snprintf(buf, size, "%.*s", (int)strcspn(dirs, ":"), dirs);
+	else if (path_fmt(buf, size, o->root, WQRT_RUN_DIR))
+		n = size;
+	else
+		n = strlen(buf);
+	if (n >= (int)size) {
+		errno = ENAMETOOLONG;
+		return -1;
+	}
+	n = create ? mkdir_p(buf, 0755) : 0;
+	if (n) {
+		errno = -n;
+		return -1;
 	}
 	return 0;
 }
@@ -259,6 +291,16 @@ static void arm_timer(struct ctx *c)
 	sd_event_source_set_enabled(c->rescan, SD_EVENT_ON);
 }
 
+/* Say what configuration this daemon holds now, for wqrtctl status */
+static void publish(struct ctx *c)
+{
+	int err = runstate_publish(c->run_dir, c->d.cfg, &c->published);
+
+	if (err)
+		log_warn("%s: %s; wqrtctl status cannot ask this daemon",
+			 c->run_dir, strerror(-err));
+}
+
 static int on_hup(sd_event_source *s, const struct signalfd_siginfo *si,
 		  void *arg)
 {
@@ -273,8 +315,10 @@ static int on_hup(sd_event_source *s, const struct signalfd_siginfo *si,
 		   (unsigned long long)now.tv_sec * USEC_PER_SEC +
 			   now.tv_nsec / 1000);
 	log_clear_last_error();
-	if (daemon_reload(&c->d, c->o.conf) == 0)
+	if (daemon_reload(&c->d, c->o.conf) == 0) {
 		arm_timer(c);
+		publish(c);
+	}
 	sd_notify(0, "READY=1");
 	notify_status(c);
 	return 0;
@@ -359,24 +403,26 @@ static int run_daemon(struct ctx *c)
 
 	if (!c->o.foreground && !getenv("NOTIFY_SOCKET") && daemon(0, 0) < 0) {
 		log_err("daemon(): %s", strerror(errno));
-		return 1;
+		return EX_OSERR;
 	}
 	r = setup_loop(c);
 	if (r < 0) {
 		log_err("event loop setup: %s", strerror(-r));
-		return 1;
+		return EX_OSERR;
 	}
+	publish(c);
 	/* listen first, then scan: nothing born in between is missed */
 	scan(c, "initial");
 	arm_timer(c);
 	sd_notify(0, "READY=1");
 	notify_status(c);
 	r = sd_event_loop(c->ev);
+	runstate_clear(c->run_dir);
 	nlw_close(&c->nl);
 	sd_event_source_unref(c->rescan);
 	sd_event_source_unref(c->tick);
 	sd_event_unref(c->ev);
-	return r < 0 ? 1 : 0;
+	return r < 0 ? EX_OSERR : 0;
 }
 
 int main(int argc, char **argv)
@@ -395,27 +441,39 @@ int main(int argc, char **argv)
 	if (config_load_report(c.o.conf, c.o.root, &cfg, "nothing changed"))
 		return EX_CONFIG;
 	if (c.o.check) {
+		printf("%s: ok", c.o.conf);
+		if (cfg->nsources > 1)
+			printf(" (with %zu drop-in(s) from %s.d)",
+			       cfg->nsources - 1, c.o.conf);
+		printf("\n");
 		config_free(cfg);
-		printf("%s: ok\n", c.o.conf);
 		return 0;
 	}
 	log_set_level(cfg->log_level);
 	sys_ops_for_root(&c.ops, c.o.root);
 	daemon_init(&c.d, c.o.root, &c.ops, cfg);
-	/* --dry-run reads the originals too (never writes them): its plan
-	 * shows what would be put back, as the apply would */
-	if (getenv("RUNTIME_DIRECTORY")) {
-		/* RuntimeDirectory=wqrtd: the first (only) entry of the list */
-		static char state[WQRT_PATH_MAX];
-		const char *dirs = getenv("RUNTIME_DIRECTORY");
+	/*
+	 * The originals: read (a previous instance's, to put back) and, but
+	 * for --dry-run, written before every change, so that wqrtctl restore
+	 * can undo the service and --once alike. --dry-run reads them too:
+	 * its plan shows what would be put back, as the apply would.
+	 */
+	if (run_dir(&c.o, c.run_dir, sizeof(c.run_dir), !c.o.dry_run)) {
+		log_warn(
+			"%s: %s; originals are not kept: wqrtctl restore cannot undo the changes",
+			c.run_dir, strerror(errno));
+	} else {
+		static char state[WQRT_PATH_MAX + 16];
 		int err;
 
-		snprintf(state, sizeof(state), "%.*s/originals",
-			 (int)strcspn(dirs, ":"), dirs);
+		snprintf(state, sizeof(state), "%s/originals", c.run_dir);
 		err = daemon_use_state(&c.d, state);
 		if (err)
 			log_warn("%s: %s; originals of a previous run are lost",
-				    state, strerror(-err));
+				 state, strerror(-err));
+		/* --dry-run: read, never written */
+		if (c.o.dry_run)
+			c.d.state.path = NULL;
 	}
 	log_notice(
 		"%s: %s", daemon_mode_name(&c.d),
@@ -428,8 +486,10 @@ int main(int argc, char **argv)
 		daemon_report(&c.d, &rep);
 		r = 0;
 	} else if (c.o.once) {
-		r = daemon_scan(&c.d) ? 1 : 0;
+		r = daemon_scan(&c.d) ? EX_IOERR : 0;
 	} else {
+		/* a daemon's log on stderr (--foreground, no journald) */
+		log_set_timestamps(true);
 		r = run_daemon(&c);
 	}
 	daemon_free(&c.d);

@@ -4,7 +4,7 @@
 #include <sched.h>
 #include <string.h>
 
-static void json_str(FILE *f, const char *s)
+void json_str(FILE *f, const char *s)
 {
 	fputc('"', f);
 	for (; *s; s++) {
@@ -18,11 +18,33 @@ static void json_str(FILE *f, const char *s)
 	fputc('"', f);
 }
 
+void json_attr(FILE *f, enum wq_attr a, const struct settings *s)
+{
+	char buf[300];
+
+	switch (a) {
+	case WA_NICE:
+	case WA_RTPRIO:
+	case WA_MAX_ACTIVE:
+	case WA_NR_IDLE_EXTRA:
+		fprintf(f, "%ld", s->val[a]);
+		break;
+	case WA_PRIVATE:
+	case WA_AFFINITY_STRICT:
+		fputs(s->val[a] ? "true" : "false", f);
+		break;
+	default:
+		attr_format_human(a, s, buf, sizeof(buf));
+		json_str(f, buf);
+	}
+}
+
 static void report_begin(struct report *r)
 {
 	r->drift = r->nwq = r->nkw = 0;
 	if (r->style == REPORT_JSON)
-		fprintf(r->f, "{\"workqueues\": [");
+		fprintf(r->f, "{\"schema\": %d, %s\"workqueues\": [",
+			WQRT_JSON_SCHEMA, r->json_head ? r->json_head : "");
 }
 
 static const char *rule_desc(const struct rule *rule, char *buf, size_t size)
@@ -61,13 +83,17 @@ static void wq_json(struct report *r, const struct wq_plan *p)
 		it = &p->items[i];
 		fprintf(r->f, "%s\"%s\": {\"desired\": ", i ? ", " : "",
 			attr_name(it->attr));
-		json_str(r->f, it->want);
+		/* unsupported: the rule's value, which is not in target */
+		json_attr(r->f, it->attr,
+			  it->status == PLAN_UNSUPPORTED && p->rule ?
+				  &p->rule->s :
+				  &p->target);
 		fprintf(r->f, ", \"actual\": ");
 		if (it->status == PLAN_MISSING ||
 		    it->status == PLAN_UNSUPPORTED)
 			fprintf(r->f, "null");
 		else
-			json_str(r->f, it->cur);
+			json_attr(r->f, it->attr, &p->st.cur);
 		fprintf(r->f, "%s%s}", it->restore ? ", \"original\": true" : "",
 			it->status == PLAN_UNSUPPORTED ?
 				", \"unsupported\": true" :
@@ -221,4 +247,136 @@ void report_plans(struct report *r, const struct plan_set *ps)
 	for (i = 0; i < ps->nkws; i++)
 		report_kw(r, &ps->kws[i]);
 	report_end(r);
+}
+
+/* The order a person reads attributes in; pool_ids follows */
+static const enum wq_attr list_order[] = {
+	WA_POLICY,     WA_RTPRIO,	  WA_NICE,
+	WA_CPUMASK,    WA_AFFINITY_SCOPE, WA_AFFINITY_STRICT,
+	WA_MAX_ACTIVE, WA_NR_IDLE_EXTRA,  WA_PRIVATE,
+};
+
+static void section_name(const struct rule *r, char *buf, size_t size)
+{
+	if (r)
+		snprintf(buf, size, "[%s]", r->section);
+	else
+		snprintf(buf, size, "-");
+}
+
+static void inv_table(FILE *f, const struct inventory *inv, bool all)
+{
+	char sec[300], val[300], why[300];
+	size_t i, j, hidden = 0;
+
+	fprintf(f, "%-24s %-8s %-24s %s\n", "WORKQUEUE", "KIND", "SECTION",
+		"ATTRIBUTES");
+	for (i = 0; i < inv->n; i++) {
+		const struct inv_wq *w = &inv->v[i];
+
+		if (!inv_reachable(w)) {
+			hidden++;
+			continue;
+		}
+		section_name(w->rule, sec, sizeof(sec));
+		fprintf(f, "%-24s %-8s %-24s", w->name, wq_kind_name(w->kind),
+			sec);
+		for (j = 0; j < ARRAY_SIZE(list_order); j++) {
+			enum wq_attr a = list_order[j];
+
+			if (!(w->st.present & WA_BIT(a)))
+				continue;
+			attr_format_human(a, &w->st.cur, val, sizeof(val));
+			fprintf(f, " %s=%s%s", attr_name(a),
+				strchr(val, ' ') ? "\"" : "", val);
+			if (strchr(val, ' '))
+				fputc('"', f);
+		}
+		if (w->pool_ids[0])
+			fprintf(f, " pool_ids=\"%s\"", w->pool_ids);
+		fputc('\n', f);
+	}
+	if (!all) {
+		if (hidden)
+			fprintf(f,
+				"\n%zu more the kernel does not let wqrtd reach: wqrtctl list --all\n",
+				hidden);
+		return;
+	}
+	fprintf(f, "\nOut of reach (%zu):\n%-24s %-8s %-24s %s\n", hidden,
+		"WORKQUEUE", "KIND", "SECTION", "WHY");
+	for (i = 0; i < inv->n; i++) {
+		const struct inv_wq *w = &inv->v[i];
+
+		if (inv_reachable(w))
+			continue;
+		section_name(w->rule, sec, sizeof(sec));
+		fprintf(f, "%-24s %-8s %-24s %s", w->name,
+			wq_kind_name(w->kind), sec,
+			inv_reason(w, why, sizeof(why)));
+		if (w->seen_as[0])
+			fprintf(f, " (seen as %s)", w->seen_as);
+		fputc('\n', f);
+	}
+}
+
+static void inv_json(FILE *f, const struct inventory *inv, bool all)
+{
+	char why[300];
+	size_t i, j, n = 0;
+
+	fprintf(f, "{\"schema\": %d, \"workqueues\": [", WQRT_JSON_SCHEMA);
+	for (i = 0; i < inv->n; i++) {
+		const struct inv_wq *w = &inv->v[i];
+		bool first = true;
+
+		if (!all && !inv_reachable(w))
+			continue;
+		fprintf(f, "%s\n  {\"name\": ", n++ ? "," : "");
+		json_str(f, w->name);
+		fprintf(f,
+			", \"kind\": \"%s\", \"in_sysfs\": %s, \"reachable\": %s, \"section\": ",
+			wq_kind_name(w->kind), w->in_sysfs ? "true" : "false",
+			inv_reachable(w) ? "true" : "false");
+		if (w->rule)
+			json_str(f, w->rule->section);
+		else
+			fputs("null", f);
+		if (!inv_reachable(w)) {
+			fprintf(f, ", \"reason\": ");
+			json_str(f, inv_reason(w, why, sizeof(why)));
+			fprintf(f, ", \"truncated\": %s",
+				w->truncated ? "true" : "false");
+		}
+		if (w->seen_as[0]) {
+			fprintf(f, ", \"seen_as\": ");
+			json_str(f, w->seen_as);
+		}
+		fprintf(f, ", \"attributes\": {");
+		for (j = 0; j < ARRAY_SIZE(list_order); j++) {
+			enum wq_attr a = list_order[j];
+
+			if (!(w->st.present & WA_BIT(a)))
+				continue;
+			fprintf(f, "%s\"%s\": ", first ? "" : ", ",
+				attr_name(a));
+			json_attr(f, a, &w->st.cur);
+			first = false;
+		}
+		if (w->pool_ids[0]) {
+			fprintf(f, "%s\"pool_ids\": ", first ? "" : ", ");
+			json_str(f, w->pool_ids);
+		}
+		fprintf(f, "}}");
+	}
+	fprintf(f, "\n]}\n");
+}
+
+void report_inventory(FILE *f, enum report_style style,
+		      const struct inventory *inv, bool all)
+{
+	if (style == REPORT_JSON)
+		inv_json(f, inv, all);
+	else
+		inv_table(f, inv, all);
 }

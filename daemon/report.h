@@ -8,7 +8,14 @@
 
 #include <stdio.h>
 
+#include "inventory.h"
 #include "plan.h"
+
+/*
+ * The version of every JSON document wqrtctl prints ("schema"): raised
+ * when a field changes meaning or goes away, not when one is added.
+ */
+#define WQRT_JSON_SCHEMA 1
 
 enum report_style { REPORT_DIFF, REPORT_TABLE, REPORT_JSON };
 
@@ -18,9 +25,31 @@ struct report {
 	unsigned int drift; /* workqueues and kworkers off target */
 	unsigned int nwq;
 	unsigned int nkw;
+	/* JSON: members put before "workqueues", each followed by ", " */
+	const char *json_head;
 };
 
-/* Every plan of ps, workqueues then kworkers; counts into r. */
+/*
+ * Every plan of ps, workqueues then kworkers; counts into r. JSON: one
+ * object, "schema", then json_head, then "workqueues", "kworkers" and
+ * "drift".
+ */
 void report_plans(struct report *r, const struct plan_set *ps);
+
+/* A JSON string, escaped */
+void json_str(FILE *f, const char *s);
+/*
+ * Attribute a of s as a JSON value of its type: a number (nice, rtprio,
+ * max_active, nr_idle_extra), true/false (private, affinity_strict) or a
+ * string (policy, affinity_scope, cpumask as a cpulist).
+ */
+void json_attr(FILE *f, enum wq_attr a, const struct settings *s);
+
+/*
+ * wqrtctl list: the reachable workqueues of inv with kind, matching
+ * section and attributes; with all, then those out of reach and why.
+ */
+void report_inventory(FILE *f, enum report_style style,
+		      const struct inventory *inv, bool all);
 
 #endif

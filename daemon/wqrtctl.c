@@ -1,31 +1,47 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * wqrtctl: look at what wqrtd is meant to do and what the system shows.
- *   status [--json] [-c FILE] [--root DIR]   desired vs actual, drift
+ *   status [--json] [-c FILE] [--root DIR]   the running daemon, and
+ *                                            desired vs actual, drift
+ *   list [--all] [--json] [-c FILE] [--root DIR]
+ *                                            the workqueues, reachable
+ *                                            or not
+ *   restore [--root DIR]                     put the originals back
  *   check [FILE]                             validate a configuration
+ *   check-kernel [--json] [--root DIR]       what the kernel lacks
  */
 #include "common.h"
 #include "daemon.h"
+#include "inventory.h"
+#include "kcheck.h"
 #include "log.h"
+#include "runstate.h"
 
+#include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-/* Where the service (RuntimeDirectory=wqrtd) keeps the originals */
-#define SERVICE_STATE "/run/wqrtd/originals"
+#include <unistd.h>
 
 static void usage(FILE *f)
 {
 	fprintf(f,
 		"Usage: wqrtctl status [--json] [-c FILE] [--root DIR]\n"
-		"       wqrtctl check [FILE]\n\n"
-		"status  per profiled workqueue the desired and actual attributes,\n"
-		"        per kworker it covers the policy it really has\n"
-		"check   validate FILE (default " WQRT_DEFAULT_CONF ")\n\n"
-		"Exit status: 0 ok, 1 failure, 3 drift found by status,\n"
-		"64 usage, 78 configuration error.\n");
+		"       wqrtctl list [--all] [--json] [-c FILE] [--root DIR]\n"
+		"       wqrtctl restore [--root DIR]\n"
+		"       wqrtctl check [FILE]\n"
+		"       wqrtctl check-kernel [--json] [--root DIR]\n\n"
+		"status  whether wqrtd runs and what it holds; per profiled workqueue\n"
+		"        the desired and actual attributes, per kworker it covers the\n"
+		"        policy it really has (-c FILE: against FILE instead)\n"
+		"list    every workqueue in sysfs: kind, attributes, matching section;\n"
+		"        --all: also those out of reach, and why\n"
+		"restore put back every original wqrtd saved (not while it runs)\n"
+		"check   validate FILE (default " WQRT_DEFAULT_CONF ")\n"
+		"check-kernel  what the running kernel offers wqrtd and lacks\n\n"
+		"Exit status: 0 ok, 10 drift found by status, 64 usage, 78\n"
+		"configuration error; the others are in wqrtctl(8).\n");
 }
 
 static int cmd_check(int argc, char **argv)
@@ -43,36 +59,48 @@ static int cmd_check(int argc, char **argv)
 	}
 	if (config_load_report(path, "/", &cfg, NULL))
 		return EX_CONFIG;
-	printf("%s: ok (%zu rule(s), %zu profile(s))\n", path, cfg->nrules,
+	printf("%s: ok (%zu rule(s), %zu profile(s)", path, cfg->nrules,
 	       cfg->nprofiles);
+	if (cfg->nsources > 1)
+		printf(", with %zu drop-in(s) from %s.d", cfg->nsources - 1,
+		       path);
+	printf(")\n");
 	config_free(cfg);
 	return 0;
 }
 
-static int cmd_status(int argc, char **argv)
+/*
+ * Every workqueue in sysfs, its kind, attributes and the section that
+ * matches it; --all: also those out of reach, and why.
+ */
+static int cmd_list(int argc, char **argv)
 {
 	static const struct option longopts[] = {
+		{ "all", no_argument, NULL, 'a' },
 		{ "json", no_argument, NULL, 'j' },
 		{ "config", required_argument, NULL, 'c' },
 		{ "root", required_argument, NULL, 'r' },
 		{ 0 },
 	};
-	struct report rep = { .style = REPORT_TABLE, .f = stdout };
+	enum report_style style = REPORT_TABLE;
 	const char *path = WQRT_DEFAULT_CONF, *root = "/";
-	char state[WQRT_PATH_MAX];
-	struct config *cfg;
-	struct sys_ops ops;
-	struct daemon d;
-	int c;
+	struct config *cfg = NULL;
+	struct inventory inv;
+	bool all = false, explicit_conf = false;
+	int c, err;
 
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "c:", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "ac:", longopts, NULL)) != -1) {
 		switch (c) {
+		case 'a':
+			all = true;
+			break;
 		case 'j':
-			rep.style = REPORT_JSON;
+			style = REPORT_JSON;
 			break;
 		case 'c':
 			path = optarg;
+			explicit_conf = true;
 			break;
 		case 'r':
 			root = optarg;
@@ -86,18 +114,339 @@ static int cmd_status(int argc, char **argv)
 		usage(stderr);
 		return EX_USAGE;
 	}
-	if (config_load_report(path, root, &cfg, NULL))
+	/*
+	 * The sections come from the configuration; without one (a board
+	 * with nothing installed yet) the list is still worth having, unless
+	 * the file was asked for by name.
+	 */
+	if (explicit_conf || !access(path, F_OK)) {
+		if (config_load_report(path, root, &cfg, NULL))
+			return EX_CONFIG;
+	}
+	err = inventory_scan(root, cfg, all, &inv);
+	if (err) {
+		fprintf(stderr, "wqrtctl: cannot list %s%s: %s\n",
+			strcmp(root, "/") ? root : "", WQ_SYSFS_DIR,
+			strerror(-err));
+		config_free(cfg);
+		return EX_OSFILE;
+	}
+	report_inventory(stdout, style, &inv, all);
+	inventory_free(&inv);
+	config_free(cfg);
+	return 0;
+}
+
+static void json_strlist(FILE *f, const struct strlist *l)
+{
+	size_t i;
+
+	fputc('[', f);
+	for (i = 0; i < l->n; i++) {
+		if (i)
+			fputs(", ", f);
+		json_str(f, l->v[i]);
+	}
+	fputc(']', f);
+}
+
+static const char *when(time_t t, char *buf, size_t size)
+{
+	struct tm tm;
+
+	if (!localtime_r(&t, &tm) ||
+	    !strftime(buf, size, "%Y-%m-%d %H:%M:%S %z", &tm))
+		snprintf(buf, size, "@%lld", (long long)t);
+	return buf;
+}
+
+/* What wqrtctl status says about the daemon and the configuration */
+struct status_view {
+	const char *path; /* the configuration the drift is against */
+	bool preview; /* -c: a file, not what the daemon holds */
+	int daemon; /* runstate_read(): 0 runs, -ESRCH gone, ... */
+	struct runstate rs;
+	struct strlist changed; /* files changed since the daemon read them */
+};
+
+/* First, before the configuration is read: whether the daemon runs */
+static void status_daemon_line(const struct status_view *v)
+{
+	char t[64];
+
+	if (!v->daemon)
+		printf("wqrtd: running (pid %d), holding %s as loaded %s\n",
+		       (int)v->rs.pid, v->rs.config,
+		       when(v->rs.loaded, t, sizeof(t)));
+	else if (v->daemon == -EACCES)
+		printf("wqrtd: unknown (cannot read its state: run as root)\n");
+	else
+		printf("wqrtd: not running\n");
+	fflush(stdout);
+}
+
+static void status_head_table(const struct status_view *v,
+			      const struct config *cfg, const char *mode)
+{
+	size_t i;
+
+	if (v->preview || v->daemon)
+		printf("configuration: %s (%zu drop-in(s)), as the file is now%s\n",
+		       v->path, cfg->nsources ? cfg->nsources - 1 : 0,
+		       v->preview && !v->daemon ? "; not what wqrtd holds" :
+						  "");
+	else {
+		/* the files it read, by their names on disk */
+		printf("configuration: what wqrtd holds, from");
+		for (i = 0; i < v->rs.nfiles; i++)
+			printf("%s %s", i ? "," : "", v->rs.files[i]);
+		printf("\n");
+	}
+	for (i = 0; i < v->changed.n; i++)
+		printf("note: %s changed since wqrtd loaded it: systemctl reload wqrtd applies it\n",
+		       v->changed.v[i]);
+	printf("%s\n\n", mode);
+}
+
+/* The members "daemon", "configuration", "preview", "mode", "warnings" */
+static char *status_head_json(const struct status_view *v,
+			      const struct config *cfg, const char *mode)
+{
+	struct strlist files = { 0 };
+	char *text = NULL;
+	size_t len = 0, i;
+	FILE *f = open_memstream(&text, &len);
+
+	if (!f)
+		return NULL;
+	fprintf(f, "\"daemon\": {\"running\": %s",
+		v->daemon == -EACCES ? "null" :
+		!v->daemon	     ? "true" :
+				       "false");
+	if (!v->daemon) {
+		for (i = 0; i < v->rs.nfiles; i++)
+			strlist_add(&files, "%s", v->rs.files[i]);
+		fprintf(f, ", \"pid\": %d, \"config\": ", (int)v->rs.pid);
+		json_str(f, v->rs.config);
+		fprintf(f, ", \"files\": ");
+		json_strlist(f, &files);
+		fprintf(f, ", \"loaded\": %lld, \"changed_since_load\": ",
+			(long long)v->rs.loaded);
+		json_strlist(f, &v->changed);
+		strlist_free(&files);
+	}
+	fprintf(f, "}, \"configuration\": ");
+	json_str(f, v->preview || v->daemon ? v->path : v->rs.config);
+	fprintf(f, ", \"preview\": %s, \"mode\": ",
+		v->preview || v->daemon ? "true" : "false");
+	json_str(f, mode);
+	fprintf(f, ", \"warnings\": ");
+	json_strlist(f, &cfg->warnings);
+	fprintf(f, ", ");
+	fclose(f);
+	return text;
+}
+
+/*
+ * Ask the running daemon (its state under ROOT/run/wqrtd) what it holds,
+ * and show the drift against that; -c previews a file instead.
+ */
+static int cmd_status(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "json", no_argument, NULL, 'j' },
+		{ "config", required_argument, NULL, 'c' },
+		{ "root", required_argument, NULL, 'r' },
+		{ 0 },
+	};
+	struct report rep = { .style = REPORT_TABLE, .f = stdout };
+	struct status_view v = { .path = WQRT_DEFAULT_CONF };
+	char dir[WQRT_PATH_MAX], state[WQRT_PATH_MAX + 16];
+	const char *root = "/";
+	char *head = NULL;
+	struct config *cfg;
+	struct sys_ops ops;
+	struct daemon d;
+	int c;
+
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "c:", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'j':
+			rep.style = REPORT_JSON;
+			break;
+		case 'c':
+			v.path = optarg;
+			v.preview = true;
+			break;
+		case 'r':
+			root = optarg;
+			break;
+		default:
+			usage(stderr);
+			return EX_USAGE;
+		}
+	}
+	if (optind < argc) {
+		usage(stderr);
+		return EX_USAGE;
+	}
+	if (path_fmt(dir, sizeof(dir), root, WQRT_RUN_DIR)) {
+		fprintf(stderr, "wqrtctl: --root %s: name too long\n", root);
+		return EX_USAGE;
+	}
+	v.daemon = runstate_read(dir, &v.rs);
+	if (v.daemon == -EINVAL)
+		log_warn(
+			"%s/" RUNSTATE_FILE
+			": cannot be read as wqrtd writes it; taken as not running",
+			dir);
+	if (rep.style == REPORT_TABLE)
+		status_daemon_line(&v);
+	if (!v.daemon && !v.preview) {
+		/* the copy of what the daemon parsed: drift against that */
+		if (config_load_report(v.rs.snapshot, root, &cfg, NULL)) {
+			log_err("%s: the copy of what wqrtd holds cannot be read",
+				v.rs.snapshot);
+			runstate_free(&v.rs);
+			return EX_SOFTWARE;
+		}
+		runstate_changed(&v.rs, cfg, &v.changed);
+	} else if (config_load_report(v.path, root, &cfg, NULL)) {
+		runstate_free(&v.rs);
 		return EX_CONFIG;
+	}
 	sys_ops_for_root(&ops, root);
 	daemon_init(&d, root, &ops, cfg);
 	/* the running daemon's originals: what it would put back */
-	if (!path_fmt(state, sizeof(state), root, SERVICE_STATE))
-		daemon_use_state(&d, state);
+	snprintf(state, sizeof(state), "%s/originals", dir);
+	daemon_use_state(&d, state);
 	if (rep.style == REPORT_TABLE)
-		printf("%s, configuration %s\n\n", daemon_mode_name(&d), path);
+		status_head_table(&v, cfg, daemon_mode_name(&d));
+	else
+		rep.json_head = head = status_head_json(
+			&v, cfg, d.sysfs_mode ? "sysfs" : "fallback");
 	daemon_report(&d, &rep);
 	daemon_free(&d);
+	free(head);
+	strlist_free(&v.changed);
+	runstate_free(&v.rs);
 	return rep.drift ? EXIT_DRIFT : 0;
+}
+
+/*
+ * Put back every original wqrtd saved (the service, or --once): a scan
+ * with no rules takes them over and writes them back. Not while the
+ * daemon runs: it would apply its profiles again on its next scan.
+ */
+static int cmd_restore(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "root", required_argument, NULL, 'r' },
+		{ 0 },
+	};
+	char dir[WQRT_PATH_MAX], state[WQRT_PATH_MAX + 16];
+	const char *root = "/";
+	size_t nwq, nkw, left;
+	struct runstate rs;
+	struct config *cfg;
+	struct sys_ops ops;
+	struct daemon d;
+	int c, err, fails;
+
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
+		if (c != 'r') {
+			usage(stderr);
+			return EX_USAGE;
+		}
+		root = optarg;
+	}
+	if (optind < argc) {
+		usage(stderr);
+		return EX_USAGE;
+	}
+	if (path_fmt(dir, sizeof(dir), root, WQRT_RUN_DIR)) {
+		fprintf(stderr, "wqrtctl: --root %s: name too long\n", root);
+		return EX_USAGE;
+	}
+	if (!runstate_read(dir, &rs)) {
+		fprintf(stderr,
+			"wqrtctl: wqrtd is running (pid %d) and would apply its profiles again; stop it instead (it puts back what it changed when restore_on_exit = yes)\n",
+			(int)rs.pid);
+		runstate_free(&rs);
+		return EX_TEMPFAIL;
+	}
+	runstate_free(&rs);
+	snprintf(state, sizeof(state), "%s/originals", dir);
+	if (access(state, F_OK)) {
+		printf("nothing to restore: no %s\n", state);
+		return 0;
+	}
+	cfg = config_empty("(restore)");
+	if (!cfg)
+		return EX_OSERR;
+	sys_ops_for_root(&ops, root);
+	daemon_init(&d, root, &ops, cfg);
+	err = daemon_use_state(&d, state);
+	if (err) {
+		fprintf(stderr, "wqrtctl: %s: %s\n", state, strerror(-err));
+		daemon_free(&d);
+		return EX_NOINPUT;
+	}
+	nwq = d.state.n;
+	nkw = d.state.nk;
+	/* say each value put back */
+	log_set_level(LOG_INFO);
+	fails = daemon_scan(&d);
+	fails += daemon_restore(&d);
+	left = access(state, F_OK) ? 0 : 1;
+	daemon_free(&d);
+	if (fails || left) {
+		fprintf(stderr,
+			"wqrtctl: %d value(s) could not be put back; %s keeps them for another try\n",
+			fails, state);
+		return EX_IOERR;
+	}
+	printf("restored the originals of %zu workqueue(s) and %zu kworker(s)\n",
+	       nwq, nkw);
+	return 0;
+}
+
+/* What the running kernel offers wqrtd and what it lacks */
+static int cmd_check_kernel(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "json", no_argument, NULL, 'j' },
+		{ "root", required_argument, NULL, 'r' },
+		{ 0 },
+	};
+	const char *root = "/";
+	struct kcheck kc;
+	bool json = false;
+	int c;
+
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'j':
+			json = true;
+			break;
+		case 'r':
+			root = optarg;
+			break;
+		default:
+			usage(stderr);
+			return EX_USAGE;
+		}
+	}
+	if (optind < argc) {
+		usage(stderr);
+		return EX_USAGE;
+	}
+	kcheck_run(root, &kc);
+	kcheck_print(stdout, &kc, json);
+	return kcheck_exit_status(&kc);
 }
 
 int main(int argc, char **argv)
@@ -120,6 +469,12 @@ int main(int argc, char **argv)
 		return cmd_status(argc - 1, argv + 1);
 	if (!strcmp(argv[1], "check"))
 		return cmd_check(argc - 1, argv + 1);
+	if (!strcmp(argv[1], "list"))
+		return cmd_list(argc - 1, argv + 1);
+	if (!strcmp(argv[1], "restore"))
+		return cmd_restore(argc - 1, argv + 1);
+	if (!strcmp(argv[1], "check-kernel"))
+		return cmd_check_kernel(argc - 1, argv + 1);
 	fprintf(stderr, "wqrtctl: unknown command '%s'\n", argv[1]);
 	usage(stderr);
 	return EX_USAGE;

@@ -18,7 +18,7 @@ packages=(
 	qemu-system-x86 busybox-static
 	# wqrtd (libnl-3 alone: it uses no generic netlink)
 	pkg-config libsystemd-dev libnl-3-dev
-	libiniparser-dev libcmocka-dev
+	libiniparser-dev libcmocka-dev zlib1g-dev
 	# the Debian packages (make deb), their lint and a dkms build of the
 	# test modules' package in make check
 	debhelper dh-dkms lintian dkms

@@ -30,7 +30,7 @@ CONF
 printf '[wq:tty_flip]\npolicy = fifo\nrtpri = 20\n' > "$T/bad.conf"
 
 ktap_print_header
-ktap_set_plan 20
+ktap_set_plan 65
 out=$("$B/wqrtd" --check -c "$T/good.conf" 2>&1)
 ktap_test_result "--check accepts a good file" [ $? -eq 0 ]
 out=$("$B/wqrtd" --check -c "$T/bad.conf" 2>&1)
@@ -42,7 +42,7 @@ out=$("$B/wqrtd" --dry-run -c "$T/good.conf" --root "$T" 2>/dev/null)
 ktap_test_result "--dry-run prints a diff" sh -c "echo '$out' | grep -qx '+policy = fifo'"
 ktap_test_result "--dry-run changes nothing" [ "$(cat "$W/policy")" = normal ]
 "$B/wqrtctl" status -c "$T/good.conf" --root "$T" > /dev/null
-ktap_test_result "wqrtctl status exits 3 on drift" [ $? -eq 3 ]
+ktap_test_result "wqrtctl status exits 10 on drift" [ $? -eq 10 ]
 "$B/wqrtd" --once -c "$T/good.conf" --root "$T" 2> "$T/log"
 ktap_test_result "--once applies and exits 0" [ $? -eq 0 ]
 ktap_test_result "the workqueue is fifo 20" \
@@ -56,7 +56,7 @@ ktap_test_result "json has the rescuer" grep -q '"owner": "rescuer of tty_flip"'
 chmod 0444 "$W/nice"
 printf '[wq:tty_flip]\nnice = 5\n' > "$T/nice.conf"
 "$B/wqrtd" --once -c "$T/nice.conf" --root "$T" 2> /dev/null
-ktap_test_result "--once exits 1 when a write fails" [ $? -eq 1 ]
+ktap_test_result "--once exits 74 (EX_IOERR) when a write fails" [ $? -eq 74 ]
 "$B/wqrtctl" check "$T/bad.conf" > /dev/null 2>&1
 ktap_test_result "wqrtctl check exits 78 on a bad file" [ $? -eq 78 ]
 
@@ -115,5 +115,161 @@ ktap_test_result "...with MONOTONIC_USEC= in the same message" \
 	"$T/notify.log"
 kill $PY_PID 2>/dev/null
 wait $PY_PID 2>/dev/null
+
+# Issue 13: wqrtctl list, and sections that match nothing
+mkdir -p "$T/proc/103" "$T/proc/104"
+echo "103 (kworker/u9:0-netns) S 2 0 0 0 -1 2097216 0 0 0 0 0 0 0 0 20 0 1 0 78 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 17 1 0 0 0" \
+	> "$T/proc/103/stat"
+echo "104 (kworker/0:2-events) S 2 0 0 0 -1 2097216 0 0 0 0 0 0 0 0 20 0 1 0 79 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 17 1 0 0 0" \
+	> "$T/proc/104/stat"
+out=$("$B/wqrtctl" list -c "$T/good.conf" --root "$T")
+ktap_test_result "list exits 0" [ $? -eq 0 ]
+ktap_test_result "list: tty_flip, unbound, its section, its policy" \
+	sh -c "echo '$out' | grep -qE '^tty_flip +unbound +\[wq:tty_flip\] +policy=[a-z]+ rtprio=[0-9]+ nice='"
+ktap_test_result "list: without --all, nothing out of reach" \
+	sh -c "! echo '$out' | grep -q netns"
+"$B/wqrtctl" list --all -c "$T/good.conf" --root "$T" > "$T/list"
+ktap_test_result "list --all: netns, not in sysfs, and what to do" \
+	grep -qE '^netns +unbound +- +not in sysfs: boot with workqueue.sysfs=netns' "$T/list"
+ktap_test_result "list --all: events is per-cpu" \
+	grep -qE '^events +per-cpu +- +per-cpu: ' "$T/list"
+"$B/wqrtctl" list --json --all -c "$T/good.conf" --root "$T" > "$T/list.json"
+ktap_test_result "list --json is JSON with a schema version" \
+	python3 -c "import json,sys; d=json.load(open(sys.argv[1])); assert d['schema'] == 1; assert any(w['name'] == 'netns' and not w['reachable'] for w in d['workqueues'])" "$T/list.json"
+"$B/wqrtctl" list --bogus > /dev/null 2>&1
+ktap_test_result "list --bogus: usage error 64" [ $? -eq 64 ]
+printf '[wq:tty_flip]\nnice = 1\n\n[wq:gpu_submit*]\nnice = 2\n' > "$T/nomatch.conf"
+out=$("$B/wqrtd" --check -c "$T/nomatch.conf" --root "$T" 2>&1)
+rc=$?
+ktap_test_result "--check: a section matching nothing is no error" [ $rc -eq 0 ]
+ktap_test_result "...but a warning naming file, line and section" \
+	sh -c "echo '$out' | grep -qF 'warning: $T/nomatch.conf:4: [wq:gpu_submit*]: matches no workqueue'"
+out=$("$B/wqrtctl" status -c "$T/nomatch.conf" --root "$T" 2>&1)
+ktap_test_result "status warns about it too" \
+	sh -c "echo '$out' | grep -qF '[wq:gpu_submit*]: matches no workqueue'"
+"$B/wqrtd" --once -c "$T/nomatch.conf" --root "$T" > /dev/null 2> "$T/log"
+ktap_test_result "so does the daemon at start" grep -qF '[wq:gpu_submit*]: matches no workqueue' "$T/log"
+
+# Issue 17.8: drop-ins, validated with the main file, every error named
+mkdir -p "$T/good.conf.d"
+printf '[wq:other]\nprofile = rt\n' > "$T/good.conf.d/10-a.conf"
+printf '[wq:x]\nnice = 99\n[wq:y]\nrtpri = 1\n' > "$T/good.conf.d/20-b.conf"
+out=$("$B/wqrtd" --check -c "$T/good.conf" --root "$T" 2>&1)
+rc=$?
+ktap_test_result "--check: an error in a drop-in is 78" [ $rc -eq 78 ]
+ktap_test_result "...naming the drop-in and the line of each error" \
+	sh -c "echo '$out' | grep -qF '$T/good.conf.d/20-b.conf:2: [wq:x] nice = 99' &&
+	       echo '$out' | grep -qF '$T/good.conf.d/20-b.conf:4: [wq:y] rtpri = 1'"
+rm "$T/good.conf.d/20-b.conf"
+out=$("$B/wqrtd" --check -c "$T/good.conf" --root "$T" 2>/dev/null)
+ktap_test_result "--check: a drop-in using the main file's profile" \
+	[ "$out" = "$T/good.conf: ok (with 1 drop-in(s) from $T/good.conf.d)" ]
+rm -r "$T/good.conf.d"
+
+# Issue 17.6: --once saves the originals, wqrtctl restore puts them back
+rm -rf "$T/run"
+echo normal > "$W/policy"; echo 0 > "$W/rtprio"; echo 0 > "$W/nice"; chmod 0644 "$W/nice"
+echo "102 (kworker/R-tty_f) S 2 0 0 0 -1 2097216 0 0 0 0 0 0 0 0 20 0 1 0 77 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 17 1 0 0 0" \
+	> "$T/proc/102/stat"
+"$B/wqrtd" --once -c "$T/good.conf" --root "$T" 2> /dev/null
+ktap_test_result "--once: applied" [ "$(cat "$W/policy") $(cat "$W/rtprio")" = "fifo 20" ]
+ktap_test_result "--once: the originals are saved" \
+	grep -qx "tty_flip policy normal" "$T/run/wqrtd/originals"
+out=$("$B/wqrtctl" restore --root "$T" 2>&1)
+rc=$?
+ktap_test_result "restore exits 0" [ $rc -eq 0 ]
+ktap_test_result "restore: the workqueue is back to normal 0" \
+	[ "$(cat "$W/policy") $(cat "$W/rtprio")" = "normal 0" ]
+ktap_test_result "restore: the rescuer is back to SCHED_OTHER" \
+	[ "$(TASK_PROC=$T/proc task_sched 102)" = "0 0" ]
+ktap_test_result "restore: says what it did" \
+	sh -c "echo '$out' | grep -qF 'restored the originals of 1 workqueue(s) and 1 kworker(s)'"
+ktap_test_result "restore: nothing left to put back" [ ! -e "$T/run/wqrtd/originals" ]
+out=$("$B/wqrtctl" restore --root "$T" 2>&1)
+ktap_test_result "restore again: nothing to do, exit 0" \
+	sh -c "[ $? -eq 0 ] && echo '$out' | grep -q 'nothing to restore'"
+
+# Issue 17.7: status asks the running daemon
+cp "$T/good.conf" "$T/held.conf"
+"$B/wqrtd" --foreground -c "$T/held.conf" --root "$T" 2> "$T/dlog" &
+D_PID=$!
+within5 test -e "$T/run/wqrtd/daemon"
+"$B/wqrtctl" status --root "$T" > "$T/st" 2>&1
+rc=$?
+ktap_test_result "status: the daemon runs, with its pid" \
+	grep -qx "wqrtd: running (pid $D_PID), holding $T/held.conf as loaded .*" "$T/st"
+ktap_test_result "status: no drift against what it holds, exit 0" [ $rc -eq 0 ]
+ktap_test_result "status: names the files it holds" \
+	grep -qx "configuration: what wqrtd holds, from $T/held.conf" "$T/st"
+printf '[wq:tty_flip]\npolicy = fifo\nrtprio = 33\n' > "$T/held.conf"
+"$B/wqrtctl" status --root "$T" > "$T/st" 2>&1
+rc=$?
+ktap_test_result "status after an edit, no reload: still no drift" [ $rc -eq 0 ]
+ktap_test_result "...and it says the file changed since" \
+	grep -qF "note: $T/held.conf changed since wqrtd loaded it" "$T/st"
+"$B/wqrtctl" status -c "$T/held.conf" --root "$T" > "$T/st" 2>&1
+ktap_test_result "status -c previews the edited file: drift (10)" [ $? -eq 10 ]
+"$B/wqrtctl" status --json --root "$T" > "$T/st.json" 2>&1
+ktap_test_result "status --json: the daemon's pid, files and load time" \
+	python3 -c "import json,sys; d=json.load(open(sys.argv[1])); r=d['daemon']; assert r['running'] and r['pid'] == int(sys.argv[2]) and r['files'] == [sys.argv[3]] and isinstance(r['loaded'], int) and r['changed_since_load'] == [sys.argv[3]] and d['preview'] is False" \
+	"$T/st.json" "$D_PID" "$T/held.conf"
+"$B/wqrtctl" restore --root "$T" > /dev/null 2>&1
+ktap_test_result "restore while wqrtd runs: refused (75)" [ $? -eq 75 ]
+kill -HUP $D_PID
+within5 sh -c "'$B/wqrtctl' status --root '$T' | grep -q 'desired 33'"
+"$B/wqrtctl" status --root "$T" > "$T/st" 2>&1
+ktap_test_result "status after the reload: what it holds now" \
+	sh -c "grep -q 'rtprio  *desired 33' '$T/st' && ! grep -q '^note:' '$T/st'"
+kill -TERM $D_PID
+wait $D_PID
+"$B/wqrtctl" status --root "$T" > "$T/st" 2>&1
+ktap_test_result "status after it stopped: not running" grep -qx "wqrtd: not running" "$T/st"
+ktap_test_result "...and it left nothing published" [ ! -e "$T/run/wqrtd/daemon" ]
+# Issue 17.10: a daemon's stderr without journald reads as a log
+ktap_test_result "--foreground: stderr lines carry the time and wqrtd[PID]" \
+	grep -qE "^[0-9]{4}-[0-9]{2}-[0-9]{2} [0-9:]{8}\.[0-9]{3} wqrtd\[$D_PID\]: tty_flip: rtprio = 33$" "$T/dlog"
+
+# Issue 17.9: bash completion for both tools
+C=$(dirname "$0")/../../conf/bash-completion
+complete_line() { # SCRIPT FUNCTION WORD...: what TAB offers after the words
+	bash -c '. "$1"; f=$2; shift 2; COMP_WORDS=("$@"); COMP_CWORD=$(($# - 1)); $f; echo "${COMPREPLY[*]}"' \
+		sh "$@"
+}
+ktap_test_result "completion: wqrtctl l<TAB> is list" \
+	[ "$(complete_line "$C/wqrtctl" _wqrtctl wqrtctl l)" = list ]
+ktap_test_result "completion: wqrtctl status --j<TAB> is --json" \
+	[ "$(complete_line "$C/wqrtctl" _wqrtctl wqrtctl status --j)" = --json ]
+ktap_test_result "completion: wqrtctl list --root <dir>" \
+	[ "$(complete_line "$C/wqrtctl" _wqrtctl wqrtctl list --root "$T/pro")" = "$T/proc" ]
+ktap_test_result "completion: wqrtd --dr<TAB> is --dry-run" \
+	[ "$(complete_line "$C/wqrtd" _wqrtd wqrtd --dr)" = --dry-run ]
+
+# Issue 17.1: wqrtctl check-kernel
+mkdir -p "$T/proc/sys/kernel" "$T/boot"
+echo 6.12.48-wqrt > "$T/proc/sys/kernel/osrelease"
+printf 'CONFIG_SYSFS=y\nCONFIG_PREEMPT_RT=y\nCONFIG_CONNECTOR=y\nCONFIG_PROC_EVENTS=y\n' |
+	gzip > "$T/proc/config.gz"
+"$B/wqrtctl" check-kernel --root "$T" > "$T/kc"
+ktap_test_result "check-kernel: all there, exit 0" [ $? -eq 0 ]
+ktap_test_result "check-kernel: read /proc/config.gz" \
+	grep -qx "kernel 6.12.48-wqrt, configuration from $T/proc/config.gz" "$T/kc"
+ktap_test_result "check-kernel: the series' policy attribute found" \
+	grep -qE '^ok +policy +required ' "$T/kc"
+rm "$T/proc/config.gz"
+printf 'CONFIG_SYSFS=y\n# CONFIG_PREEMPT_RT is not set\n' > "$T/boot/config-6.12.48-wqrt"
+"$B/wqrtctl" check-kernel --root "$T" > "$T/kc"
+ktap_test_result "check-kernel: PREEMPT_RT missing is 69 (EX_UNAVAILABLE)" [ $? -eq 69 ]
+ktap_test_result "...read from /boot/config-RELEASE, and named" \
+	sh -c "grep -q 'configuration from $T/boot/config-6.12.48-wqrt' '$T/kc' &&
+	       grep -qE '^MISSING +CONFIG_PREEMPT_RT +required .*is not set' '$T/kc' &&
+	       grep -qE '^MISSING +CONFIG_PROC_EVENTS +recommended ' '$T/kc'"
+rm -r "$T/boot"
+
+# Issue 17.9: every exit status is documented
+M=$(dirname "$0")/../../man
+ktap_test_result "wqrtctl(8) documents drift (10) and each sysexits code used" \
+	sh -c "for c in 10 64 66 69 70 72 74 75 78; do grep -q \"^\\.It \$c\" '$M/wqrtctl.8' || exit 1; done"
+ktap_test_result "wqrtd(8) documents each sysexits code used" \
+	sh -c "for c in 0 64 71 74 78; do grep -q \"^\\.It \$c\" '$M/wqrtd.8' || exit 1; done"
 
 ktap_finished

@@ -76,6 +76,7 @@ void ft_wq(struct faketree *ft, const char *name, bool series)
 		{ "affinity_scope", "default (cache)" },
 		{ "affinity_strict", "0" },
 		{ "max_active", "256" },
+		{ "per_cpu", "0" },
 	};
 	static const char *const more[][2] = {
 		{ "policy", "normal" },	  { "rtprio", "0" },
@@ -177,10 +178,21 @@ const char *ft_conf(struct faketree *ft, const char *text)
 
 static struct strlist logs;
 
+/* The message, then the journal fields tests look for, if any */
 static void sink(int prio, const struct log_ctx *c, const char *msg)
 {
-	(void)c;
-	strlist_add(&logs, "%s%s", prio <= LOG_ERR ? "error: " : "", msg);
+	const char *id = log_msgid(prio, c);
+	char extra[128] = "";
+	size_t n = 0;
+
+	if (id)
+		n += snprintf(extra + n, sizeof(extra) - n, " MESSAGE_ID=%s",
+			      id);
+	if (c && c->pid && n < sizeof(extra))
+		snprintf(extra + n, sizeof(extra) - n, " OBJECT_PID=%d",
+			 (int)c->pid);
+	strlist_add(&logs, "%s%s%s%s", prio <= LOG_ERR ? "error: " : "", msg,
+		    *extra ? " |" : "", extra);
 }
 
 void ft_capture_logs(void)

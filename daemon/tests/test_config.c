@@ -34,6 +34,26 @@ static int teardown(void **state)
 	return 0;
 }
 
+static bool strlist_has(const struct strlist *l, const char *s)
+{
+	size_t i;
+
+	for (i = 0; i < l->n; i++)
+		if (!strcmp(l->v[i], s))
+			return true;
+	return false;
+}
+
+static bool strlist_has_prefix(const struct strlist *l, const char *s)
+{
+	size_t i;
+
+	for (i = 0; i < l->n; i++)
+		if (!strncmp(l->v[i], s, strlen(s)))
+			return true;
+	return false;
+}
+
 static struct config *load(const char *text)
 {
 	struct config *c = NULL;
@@ -485,6 +505,138 @@ static void test_every_syntax_error(void **state)
 	assert_non_null(strstr(errs.v[2], ":6: [wq:b] rtpri = 3: unknown key"));
 }
 
+/* Issue 17.8: drop-ins in wqrt.conf.d, in the byte order of their names */
+static struct strlist dropins;
+
+static void dropin(const char *name, const char *text, mode_t mode)
+{
+	char rel[300], full[600];
+
+	snprintf(rel, sizeof(rel), "/wqrt.conf.d/%s", name);
+	ft_write(&ft, rel, text);
+	snprintf(full, sizeof(full), "%s%s", ft.root, rel);
+	assert_int_equal(chmod(full, mode), 0);
+	strlist_add(&dropins, "%s", full);
+}
+
+static void dropins_clear(void)
+{
+	char dir[600];
+	size_t i;
+
+	for (i = 0; i < dropins.n; i++)
+		unlink(dropins.v[i]);
+	strlist_free(&dropins);
+	snprintf(dir, sizeof(dir), "%s/wqrt.conf.d", ft.root);
+	rmdir(dir);
+}
+
+static void test_dropins_merged_in_order(void **state)
+{
+	struct config *c;
+
+	(void)state;
+	dropin("20-board.conf", "[global]\nlog_level = debug\n"
+				"[wq:b]\nprofile = rt\n", 0644);
+	dropin("10-pkg.conf", "[global]\nlog_level = notice\n"
+			      "[profile:rt]\npolicy = fifo\nrtprio = 30\n"
+			      "[wq:a]\nprofile = base\n", 0644);
+	/* not *.conf, or hidden: not read */
+	dropin("30-x.conf.dpkg-old", "bad", 0644);
+	dropin(".40-y.conf", "bad", 0644);
+	c = load("[profile:base]\nnice = -5\n[wq:main]\nprofile = rt\n");
+	assert_non_null(c);
+	/* the later file's [global] wins */
+	assert_int_equal(c->log_level, LOG_DEBUG);
+	assert_int_equal(c->nrules, 3);
+	assert_string_equal(c->rules[0].section, "wq:main");
+	assert_int_equal(c->rules[0].s.val[WA_RTPRIO], 30);
+	assert_string_equal(c->rules[1].section, "wq:a");
+	assert_int_equal(c->rules[1].s.val[WA_NICE], -5);
+	assert_non_null(strstr(c->rules[1].file, "/wqrt.conf.d/10-pkg.conf"));
+	assert_string_equal(c->rules[2].section, "wq:b");
+	assert_int_equal(c->nsources, 3);
+	assert_string_equal(c->sources[0].path, path);
+	assert_non_null(strstr(c->sources[1].path, "10-pkg.conf"));
+	assert_non_null(strstr(c->sources[2].path, "20-board.conf"));
+	assert_non_null(strstr(c->sources[2].text, "log_level = debug"));
+	config_free(c);
+	dropins_clear();
+}
+
+/* Every error of every file, each with its file and line */
+static void test_dropins_every_error(void **state)
+{
+	char want[700];
+
+	(void)state;
+	dropin("10-a.conf", "[wq:x]\nnice = 99\ngarbage\n[wq:y]\npolicy = x\n",
+	       0644);
+	dropin("20-b.conf", "[wq:main]\nnice = 1\n[wq:z]\nprofile = nope\n",
+	       0644);
+	assert_null(load("[wq:main]\nrtpri = 1\n[wq:m2]\nnice = -99\n"));
+	assert_int_equal(errs.n, 7);
+	snprintf(want, sizeof(want),
+		 "%s/wqrt.conf.d/20-b.conf:1: [wq:main]: the section is already in %s:1",
+		 ft.root, path);
+	assert_true(strlist_has(&errs, want));
+	snprintf(want, sizeof(want),
+		 "%s/wqrt.conf.d/10-a.conf:3: garbage: syntax error: expected `key = value` or `[section]`",
+		 ft.root);
+	assert_true(strlist_has(&errs, want));
+	snprintf(want, sizeof(want), "%s/wqrt.conf.d/10-a.conf:2: [wq:x] nice = 99",
+		 ft.root);
+	assert_true(strlist_has_prefix(&errs, want));
+	snprintf(want, sizeof(want), "%s/wqrt.conf.d/10-a.conf:5: [wq:y] policy = x",
+		 ft.root);
+	assert_true(strlist_has_prefix(&errs, want));
+	snprintf(want, sizeof(want), "%s/wqrt.conf.d/20-b.conf:4: [wq:z] profile = nope",
+		 ft.root);
+	assert_true(strlist_has_prefix(&errs, want));
+	snprintf(want, sizeof(want), "%s:2: [wq:main] rtpri = 1", path);
+	assert_true(strlist_has_prefix(&errs, want));
+	snprintf(want, sizeof(want), "%s:4: [wq:m2] nice = -99", path);
+	assert_true(strlist_has_prefix(&errs, want));
+	dropins_clear();
+}
+
+static void test_dropins_trusted_only(void **state)
+{
+	char dir[300], want[1000];
+
+	(void)state;
+	dropin("10-a.conf", "[wq:a]\nnice = 1\n", 0666);
+	assert_null(load("[wq:main]\nnice = 1\n"));
+	assert_int_equal(errs.n, 1);
+	assert_non_null(strstr(errs.v[0], "10-a.conf: group or others can write it"));
+	dropins_clear();
+	dropin("10-a.conf", "[wq:a]\nnice = 1\n", 0644);
+	snprintf(dir, sizeof(dir), "%s/wqrt.conf.d", ft.root);
+	assert_int_equal(chmod(dir, 0777), 0);
+	assert_null(load("[wq:main]\nnice = 1\n"));
+	snprintf(want, sizeof(want),
+		 "%s: group or others can write it (mode 0777); refusing it (chmod go-w %s)",
+		 dir, dir);
+	assert_int_equal(errs.n, 1);
+	assert_string_equal(errs.v[0], want);
+	assert_int_equal(chmod(dir, 0755), 0);
+	dropins_clear();
+}
+
+/* A drop-in with nothing in it (shipped commented out) is fine */
+static void test_dropin_empty(void **state)
+{
+	struct config *c;
+
+	(void)state;
+	dropin("10-example.conf", "; [wq:ttyS-serial]\n; policy = fifo\n", 0644);
+	c = load("[wq:main]\nnice = 1\n");
+	assert_non_null(c);
+	assert_int_equal(c->nrules, 1);
+	config_free(c);
+	dropins_clear();
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -514,6 +666,10 @@ int main(void)
 		cmocka_unit_test(test_error_empty),
 		cmocka_unit_test(test_error_long_line),
 		cmocka_unit_test(test_every_syntax_error),
+		cmocka_unit_test(test_dropins_merged_in_order),
+		cmocka_unit_test(test_dropins_every_error),
+		cmocka_unit_test(test_dropins_trusted_only),
+		cmocka_unit_test(test_dropin_empty),
 	};
 
 	return cmocka_run_group_tests_name("config", tests, setup, teardown);

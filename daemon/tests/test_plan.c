@@ -117,15 +117,38 @@ static void test_status_json(void **state)
 	out = run(REPORT_JSON, "[wq:tty*]\nnice = -2\n", &drift);
 	assert_string_equal(
 		out,
-		"{\"workqueues\": [\n"
+		"{\"schema\": 1, \"workqueues\": [\n"
 		"  {\"name\": \"tty_flip\", \"rule\": \"wq:tty*\", \"drift\": true, "
-		"\"attributes\": {\"nice\": {\"desired\": \"-2\", \"actual\": \"0\"}}}\n"
+		"\"attributes\": {\"nice\": {\"desired\": -2, \"actual\": 0}}}\n"
 		"], \"kworkers\": [\n], \"drift\": 1}\n");
 	free(out);
 	ft_set(&ft, "tty_flip", "nice", "-2");
 	out = run(REPORT_JSON, "[wq:tty*]\nnice = -2\n", &drift);
 	assert_int_equal(drift, 0);
 	assert_non_null(strstr(out, "\"drift\": false"));
+	free(out);
+}
+
+/* Issue 17.9: numbers as numbers, booleans as booleans, the rest strings */
+static void test_status_json_typed(void **state)
+{
+	unsigned int drift;
+	char *out;
+
+	(void)state;
+	out = run(
+		REPORT_JSON,
+		"[wq:tty_flip]\npolicy = fifo\nrtprio = 20\nprivate = yes\ncpumask = 0-1\n",
+		&drift);
+	assert_non_null(strstr(
+		out,
+		"\"private\": {\"desired\": true, \"actual\": false}, "
+		"\"cpumask\": {\"desired\": \"0-1\", \"actual\": \"0-3\"}, "
+		"\"policy\": {\"desired\": \"fifo\", \"actual\": \"normal\"}, "
+		"\"rtprio\": {\"desired\": 20, \"actual\": 0}"));
+	assert_non_null(strstr(
+		out, "\"rtprio\": 0, \"nice\": 0, "
+		     "\"desired_policy\": \"fifo\", \"desired_rtprio\": 20"));
 	free(out);
 }
 
@@ -136,6 +159,7 @@ int main(void)
 		T(test_plan_statuses),
 		T(test_dry_run_diff),
 		T(test_status_json),
+		T(test_status_json_typed),
 #undef T
 	};
 

@@ -19,7 +19,7 @@ CONF
 
 ktap_set_plan 4
 wqrtctl status -c "$CONF" > "$TMPD/status" 2>&1
-ktap_test_result "wqrtctl status exits 3 (drift)" [ $? -eq 3 ]
+ktap_test_result "wqrtctl status exits 10 (drift)" [ $? -eq 10 ]
 ktap_test_result "...and shows the policy as unsupported" \
 	grep -q "policy .*actual (unsupported)" "$TMPD/status"
 wqrtd --dry-run -c "$CONF" > "$TMPD/plan" 2>&1

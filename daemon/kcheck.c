@@ -1,0 +1,382 @@
+// SPDX-License-Identifier: GPL-2.0-only
+#include "kcheck.h"
+#include "common.h"
+#include "discover.h"
+#include "report.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <linux/netlink.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/utsname.h>
+#include <unistd.h>
+#ifdef HAVE_ZLIB
+#include <zlib.h>
+#endif
+
+static const struct {
+	const char *name;
+	bool required;
+	const char *why;
+} options[] = {
+	{ "CONFIG_PREEMPT_RT", true,
+	  "a fully preemptible kernel, where RT kworkers bound latency" },
+	{ "CONFIG_SYSFS", true, "the workqueue attributes are sysfs files" },
+	{ "CONFIG_CONNECTOR", false,
+	  "the proc connector's transport (else new kworkers wait for the rescan)" },
+	{ "CONFIG_PROC_EVENTS", false,
+	  "fork events of new kworkers (else they wait for the rescan)" },
+};
+
+/* The workqueue series: what sysfs mode needs on unbound workqueues */
+static const char *const series_attrs[] = { "policy", "rtprio", "nr_idle_extra",
+					    "private", "pool_ids" };
+
+static struct kc_item *add(struct kcheck *kc, const char *name, bool required,
+			   const char *why)
+{
+	struct kc_item *it = &kc->items[kc->n++];
+
+	it->name = name;
+	it->required = required;
+	it->why = why;
+	it->state = KC_UNKNOWN;
+	return it;
+}
+
+/* One line of a kernel .config: set what it says of the options */
+static void config_line(struct kcheck *kc, const char *line)
+{
+	int i;
+
+	for (i = 0; i < kc->n && i < (int)ARRAY_SIZE(options); i++) {
+		struct kc_item *it = &kc->items[i];
+		size_t len = strlen(it->name);
+
+		if (!strncmp(line, it->name, len) && line[len] == '=') {
+			const char *v = line + len + 1;
+
+			it->state = (!strcmp(v, "y") || !strcmp(v, "m")) ?
+					    KC_OK :
+					    KC_MISSING;
+			snprintf(it->found, sizeof(it->found), "=%s", v);
+		} else if (!strncmp(line, "# ", 2) &&
+			   !strncmp(line + 2, it->name, len) &&
+			   !strcmp(line + 2 + len, " is not set")) {
+			it->state = KC_MISSING;
+			snprintf(it->found, sizeof(it->found), "is not set");
+		}
+	}
+}
+
+/* Every line of a configuration read, or -errno with why filled */
+static int read_gz(struct kcheck *kc, const char *path)
+{
+#ifdef HAVE_ZLIB
+	char line[512];
+	gzFile gz;
+	int err, lines = 0;
+	const char *msg;
+
+	gz = gzopen(path, "rb");
+	if (!gz)
+		return errno ? -errno : -ENOMEM;
+	while (gzgets(gz, line, sizeof(line))) {
+		line[strcspn(line, "\n")] = '\0';
+		config_line(kc, line);
+		lines++;
+	}
+	msg = gzerror(gz, &err);
+	if (err != Z_OK && err != Z_STREAM_END) {
+		snprintf(kc->config_error, sizeof(kc->config_error),
+			 "%s: cannot be read: %s", path, msg);
+		gzclose(gz);
+		return -EIO;
+	}
+	gzclose(gz);
+	return lines ? 0 : -ENODATA;
+#else
+	(void)kc;
+	(void)path;
+	return -ENOTSUP;
+#endif
+}
+
+static int read_plain(struct kcheck *kc, const char *path)
+{
+	char line[512];
+	FILE *f = fopen(path, "re");
+
+	if (!f)
+		return -errno;
+	while (fgets(line, sizeof(line), f)) {
+		line[strcspn(line, "\n")] = '\0';
+		config_line(kc, line);
+	}
+	fclose(f);
+	return 0;
+}
+
+/* A configuration was read: an option it does not name is not set */
+static void absent_is_missing(struct kcheck *kc)
+{
+	for (int i = 0; i < (int)ARRAY_SIZE(options); i++) {
+		struct kc_item *it = &kc->items[i];
+
+		if (it->state != KC_UNKNOWN)
+			continue;
+		it->state = KC_MISSING;
+		snprintf(it->found, sizeof(it->found),
+			 "not in the configuration");
+	}
+}
+
+static void read_config(struct kcheck *kc, const char *root)
+{
+	char gz[WQRT_PATH_MAX], boot[WQRT_PATH_MAX];
+	int err;
+
+	if (path_fmt(gz, sizeof(gz), root, "/proc/config.gz"))
+		return;
+	err = read_gz(kc, gz);
+	if (!err) {
+		snprintf(kc->config, sizeof(kc->config), "%s", gz);
+		absent_is_missing(kc);
+		return;
+	}
+	if (err == -ENOTSUP && !access(gz, F_OK))
+		snprintf(kc->config_error, sizeof(kc->config_error),
+			 "%s: wqrtctl was built without zlib", gz);
+	else if (err != -EIO && err != -ENOENT)
+		snprintf(kc->config_error, sizeof(kc->config_error), "%s: %s",
+			 gz, strerror(-err));
+	if (path_fmt(boot, sizeof(boot), root, "/boot/config-%s",
+		     kc->release) ||
+	    !kc->release[0])
+		return;
+	/* a half-read config.gz said something: start over */
+	for (int i = 0; i < (int)ARRAY_SIZE(options); i++) {
+		kc->items[i].state = KC_UNKNOWN;
+		kc->items[i].found[0] = '\0';
+	}
+	err = read_plain(kc, boot);
+	if (!err) {
+		snprintf(kc->config, sizeof(kc->config), "%s", boot);
+		absent_is_missing(kc);
+	} else if (!kc->config_error[0])
+		snprintf(kc->config_error, sizeof(kc->config_error),
+			 "neither %s (CONFIG_IKCONFIG_PROC) nor %s: %s", gz,
+			 boot, strerror(-err));
+}
+
+/* No configuration: what the running system shows instead */
+static void from_running(struct kcheck *kc, const char *root)
+{
+	/* in the order of options[] */
+	struct kc_item *rt = &kc->items[0], *sysfs = &kc->items[1];
+	struct kc_item *connector = &kc->items[2];
+	char path[WQRT_PATH_MAX], buf[512];
+	struct stat st;
+
+	if (rt->state == KC_UNKNOWN &&
+	    !path_fmt(path, sizeof(path), root, "/proc/sys/kernel/version") &&
+	    !read_text(path, buf, sizeof(buf))) {
+		rt->state = strstr(buf, "PREEMPT_RT") ? KC_OK : KC_MISSING;
+		snprintf(rt->found, sizeof(rt->found), "%s (uname -v)",
+			 rt->state == KC_OK ? "PREEMPT_RT" : "no PREEMPT_RT");
+	}
+	/*
+	 * The running kernel (not a fake root) without a configuration: a
+	 * connector socket opens only with CONFIG_CONNECTOR. Whether the
+	 * proc connector sends events, nothing tells short of a fork.
+	 */
+	if (connector->state == KC_UNKNOWN && !strcmp(root, "/")) {
+		int fd = socket(AF_NETLINK, SOCK_DGRAM | SOCK_CLOEXEC,
+				NETLINK_CONNECTOR);
+
+		if (fd >= 0 || errno == EPROTONOSUPPORT) {
+			connector->state = fd >= 0 ? KC_OK : KC_MISSING;
+			snprintf(connector->found, sizeof(connector->found),
+				 "a connector socket %s",
+				 fd >= 0 ? "opens" : "is not supported");
+		}
+		if (fd >= 0)
+			close(fd);
+	}
+	if (sysfs->state == KC_UNKNOWN &&
+	    !path_fmt(path, sizeof(path), root, "/sys/devices") &&
+	    !stat(path, &st)) {
+		sysfs->state = KC_OK;
+		snprintf(sysfs->found, sizeof(sysfs->found), "(/sys is there)");
+	}
+}
+
+struct series_scan {
+	const char *root;
+	int nwq; /* unbound or ordered workqueues seen */
+	int has[ARRAY_SIZE(series_attrs)];
+};
+
+static int series_visit(const char *name, void *arg)
+{
+	struct series_scan *s = arg;
+	char path[WQRT_PATH_MAX], buf[16];
+	struct stat st;
+	size_t i;
+
+	/* per-cpu workqueues never have them */
+	if (!wq_path(path, sizeof(path), s->root, name, "per_cpu") &&
+	    !read_text(path, buf, sizeof(buf)) && !strcmp(buf, "1"))
+		return 0;
+	s->nwq++;
+	for (i = 0; i < ARRAY_SIZE(series_attrs); i++)
+		if (!wq_path(path, sizeof(path), s->root, name,
+			     series_attrs[i]) &&
+		    !stat(path, &st))
+			s->has[i]++;
+	return 0;
+}
+
+static void check_series(struct kcheck *kc, const char *root)
+{
+	struct series_scan s = { .root = root };
+	int err = for_each_workqueue(root, series_visit, &s);
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(series_attrs); i++) {
+		struct kc_item *it =
+			add(kc, series_attrs[i], true,
+			    "workqueue attribute of the wqrt series");
+
+		if (err) {
+			snprintf(it->found, sizeof(it->found),
+				 "cannot list " WQ_SYSFS_DIR ": %s",
+				 strerror(-err));
+		} else if (!s.nwq) {
+			snprintf(it->found, sizeof(it->found),
+				 "no unbound workqueue in sysfs to look at");
+		} else {
+			it->state = s.has[i] ? KC_OK : KC_MISSING;
+			snprintf(it->found, sizeof(it->found),
+				 "on %d of %d unbound/ordered workqueue(s)",
+				 s.has[i], s.nwq);
+		}
+	}
+}
+
+void kcheck_run(const char *root, struct kcheck *kc)
+{
+	char path[WQRT_PATH_MAX], buf[4096], *p;
+	struct utsname u;
+	size_t i;
+
+	memset(kc, 0, sizeof(*kc));
+	for (i = 0; i < ARRAY_SIZE(options); i++)
+		add(kc, options[i].name, options[i].required, options[i].why);
+	if (!path_fmt(path, sizeof(path), root, "/proc/sys/kernel/osrelease") &&
+	    !read_text(path, kc->release, sizeof(kc->release)))
+		;
+	else if (!strcmp(root, "/") && !uname(&u))
+		snprintf(kc->release, sizeof(kc->release), "%s", u.release);
+	read_config(kc, root);
+	from_running(kc, root);
+	check_series(kc, root);
+	if (!path_fmt(path, sizeof(path), root, "/proc/cmdline") &&
+	    !read_text(path, buf, sizeof(buf))) {
+		for (p = strtok(buf, " \t"); p; p = strtok(NULL, " \t"))
+			if (!strncmp(p, "workqueue.sysfs=", 16))
+				snprintf(kc->cmdline_sysfs,
+					 sizeof(kc->cmdline_sysfs), "%s",
+					 p + 16);
+	}
+	for (i = 0; i < (size_t)kc->n; i++) {
+		const struct kc_item *it = &kc->items[i];
+
+		if (it->state == KC_MISSING && it->required)
+			kc->missing_required++;
+		else if (it->state == KC_MISSING)
+			kc->missing_recommended++;
+		else if (it->state == KC_UNKNOWN)
+			kc->unknown++;
+	}
+}
+
+int kcheck_exit_status(const struct kcheck *kc)
+{
+	if (kc->missing_required)
+		return EX_UNAVAILABLE;
+	if (!kc->config[0])
+		return EX_NOINPUT;
+	return 0;
+}
+
+static const char *state_name(enum kc_state s)
+{
+	return s == KC_OK ? "ok" : s == KC_MISSING ? "MISSING" : "unknown";
+}
+
+void kcheck_print(FILE *f, const struct kcheck *kc, bool json)
+{
+	int i;
+
+	if (json) {
+		fprintf(f, "{\"schema\": %d, \"release\": ", WQRT_JSON_SCHEMA);
+		json_str(f, kc->release);
+		fprintf(f, ", \"config\": ");
+		if (kc->config[0])
+			json_str(f, kc->config);
+		else
+			fputs("null", f);
+		fprintf(f, ", \"workqueue_sysfs\": ");
+		json_str(f, kc->cmdline_sysfs);
+		fprintf(f, ", \"checks\": [");
+		for (i = 0; i < kc->n; i++) {
+			const struct kc_item *it = &kc->items[i];
+
+			fprintf(f, "%s\n  {\"name\": ", i ? "," : "");
+			json_str(f, it->name);
+			fprintf(f,
+				", \"required\": %s, \"state\": \"%s\", \"found\": ",
+				it->required ? "true" : "false",
+				it->state == KC_OK	? "ok" :
+				it->state == KC_MISSING ? "missing" :
+							  "unknown");
+			json_str(f, it->found);
+			fprintf(f, "}");
+		}
+		fprintf(f,
+			"\n], \"missing_required\": %d, \"missing_recommended\": %d}\n",
+			kc->missing_required, kc->missing_recommended);
+		return;
+	}
+	fprintf(f, "kernel %s, configuration from %s\n",
+		kc->release[0] ? kc->release : "(release unknown)",
+		kc->config[0] ? kc->config : "nowhere");
+	if (kc->config_error[0])
+		fprintf(f, "  (%s)\n", kc->config_error);
+	fprintf(f, "\n");
+	for (i = 0; i < kc->n; i++) {
+		const struct kc_item *it = &kc->items[i];
+
+		fprintf(f, "%-8s %-20s %-12s %s: %s\n", state_name(it->state),
+			it->name, it->required ? "required" : "recommended",
+			it->why, it->found[0] ? it->found : "?");
+	}
+	fprintf(f, "\nworkqueue.sysfs= on the kernel command line: %s\n",
+		kc->cmdline_sysfs[0] ? kc->cmdline_sysfs : "(not set)");
+	if (kc->missing_required)
+		fprintf(f,
+			"\n%d required item(s) missing: wqrtd cannot do its work on this kernel (see README, \"On your board\")\n",
+			kc->missing_required);
+	else if (!kc->config[0])
+		fprintf(f,
+			"\nno kernel configuration to read: enable CONFIG_IKCONFIG_PROC or install /boot/config-%s\n",
+			kc->release);
+	else if (kc->missing_recommended)
+		fprintf(f, "\nusable; %d recommended item(s) missing\n",
+			kc->missing_recommended);
+	else
+		fprintf(f, "\nthis kernel has everything wqrtd uses\n");
+}
