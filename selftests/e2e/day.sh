@@ -69,7 +69,7 @@ wq_is() { # POLICY RTPRIO NR_IDLE_EXTRA PRIVATE
 }
 
 ktap_print_header
-ktap_set_plan 32
+ktap_set_plan 40
 ktap_print_msg "kernel $(uname -r), systemd $(systemctl --version | head -n 1 | cut -d' ' -f2)"
 
 # The test module as DKMS installs it on a board: modprobe finds it.
@@ -204,6 +204,35 @@ check "start with a broken file: exit 78, not restarted" \
 systemctl reset-failed wqrtd 2>/dev/null
 cp /tmp/wqrt.conf.good "$conf"
 check "man wqrtd works" bash -c "man -P cat wqrtd 2>/dev/null | grep -q wqrtd"
+
+# Issue 17.8: a drop-in adds a profile without an edit of the user's file:
+# here for the block layer's writeback workqueue, a real driver's.
+bdi=/sys/devices/virtual/workqueue/writeback
+bdi_is() { [ "$(cat $bdi/policy) $(cat $bdi/rtprio)" = "$*" ]; }
+mkdir -p /etc/wqrt.conf.d
+printf '[wq:writeback]\npolicy = fifo\nrtprio = 15\n' >/etc/wqrt.conf.d/50-board.conf
+check "wqrtd --check validates the main file with the drop-in" wqrtd --check
+systemctl start wqrtd
+check "a drop-in in /etc/wqrt.conf.d profiles writeback: fifo 15" \
+	within 3 bdi_is fifo 15
+check "wqrtctl status names the drop-in the daemon holds" \
+	bash -c "wqrtctl status 2>&1 | tee /dev/stderr | grep -q 50-board.conf"
+systemctl stop wqrtd
+check "stop puts writeback back: normal 0" bdi_is normal 0
+
+# Issue 17.6: wqrtd --once keeps the originals, wqrtctl restore puts every
+# attribute and kworker back.
+once_applied() { wqrtd --once && wq_is fifo 45 2 1 && bdi_is fifo 15; }
+check "wqrtd --once applies the profiles (fifo 45 on $wq, fifo 15 on writeback)" \
+	once_applied
+check "...and every kworker of $wq's pools is SCHED_FIFO 45" \
+	within 3 kworkers_are fifo 45
+restored() { wqrtctl restore && wq_is $orig && bdi_is normal 0; }
+check "wqrtctl restore after --once: $wq back to $orig, writeback to normal 0" \
+	restored
+check "...and every kworker of $wq's pools is SCHED_OTHER again" \
+	within 3 kworkers_are normal 0
+rm -f /etc/wqrt.conf.d/50-board.conf
 
 cp /tmp/wqrt.conf.orig "$conf"
 
