@@ -22,6 +22,11 @@ packages=(
 	# the Debian packages (make deb), their lint and a dkms build of the
 	# test modules' package in make check
 	debhelper dh-dkms lintian dkms
+	# arm64: the cross compiler, the VM, and the arm64 libraries that the
+	# cross-built wqrtd, its tests and the arm64 .deb link against
+	gcc-aarch64-linux-gnu qemu-system-arm
+	libsystemd-dev:arm64 libnl-3-dev:arm64 libiniparser-dev:arm64
+	libcmocka-dev:arm64 zlib1g-dev:arm64
 	# man pages, benchmarks, the systemd VM
 	mandoc gnuplot-nox rt-tests debootstrap e2fsprogs
 	clang-14 libclang-rt-14-dev
