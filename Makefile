@@ -42,6 +42,7 @@ help:
 	@echo "  make install       install wqrtd, wqrtctl, the unit, man pages (DESTDIR, PREFIX)"
 	@echo "  make uninstall     remove what make install installed (same DESTDIR, PREFIX)"
 	@echo "  make deb           the Debian packages wqrtd and wqrt-selftests in build/deb/"
+	@echo "                     (DEB_HOST_ARCH=arm64: cross-built into build/deb-arm64/)"
 	@echo "  make fuzz          libFuzzer on wqrtd's parsers, FUZZ_SECONDS (600) per target"
 
 all: daemon kernel selftests

@@ -96,7 +96,7 @@ for k in test plain test-arm64; do
 	fi
 done
 
-stage "Debian packages: make deb, lintian on every .deb, their content"
+stage "Debian packages: make deb (amd64 and arm64), lintian on every .deb, their content"
 # A package passes when lintian finds no error and no warning in it (what
 # cannot be fixed is overridden in debian/*.lintian-overrides, with why).
 log=$results/lintian.log
@@ -112,6 +112,36 @@ if "${make_q[@]}" deb >"$log" 2>&1; then
 		fi
 	done
 	[ $((p + f)) -gt 0 ] || f=1
+	# the same packages cross-built for an arm64 board: lintian-clean, and
+	# their programs are arm64 (ELF e_machine 183)
+	if DEB_HOST_ARCH=arm64 scripts/deb.sh >>"$log" 2>&1; then
+		for deb in build/deb-arm64/*.deb; do
+			echo "lintian $deb" >>"$log"
+			if lintian --fail-on error,warning --info "$deb" >>"$log" 2>&1; then
+				p=$((p + 1))
+			else
+				f=$((f + 1))
+				echo "lintian: $deb has errors or warnings (above)" >>"$log"
+			fi
+		done
+		x=$(mktemp -d)
+		dpkg-deb -x build/deb-arm64/wqrtd_*_arm64.deb "$x"
+		dpkg-deb -x build/deb-arm64/wqrt-selftests_*_arm64.deb "$x"
+		for bin in "$x"/usr/sbin/wqrtd "$x"/usr/sbin/wqrtctl \
+			"$x"/usr/lib/wqrt-selftests/wqrt/wq_rt_attrs; do
+			m=$(od -An -tu2 -j18 -N2 "$bin" 2>/dev/null | tr -d ' ')
+			if [ "$m" = 183 ]; then
+				p=$((p + 1))
+			else
+				f=$((f + 1))
+				echo "arm64 .deb: ${bin#"$x"} is not an arm64 program (e_machine ${m:-?})" >>"$log"
+			fi
+		done
+		rm -rf "$x"
+	else
+		f=$((f + 1))
+		echo "make deb DEB_HOST_ARCH=arm64 failed (above)" >>"$log"
+	fi
 	# what lintian does not see: conffile, unit, layout, a dkms build
 	# (after the VM tests: the dkms build needs the test kernel)
 	scripts/test-deb.sh build/deb build/kernel-test >"$results/deb.log" 2>&1

@@ -5,12 +5,22 @@
 # wqrt-selftests-dkms) with dpkg-buildpackage -us -uc -b from a copy of
 # the working tree (so that the tree itself stays clean and uncommitted
 # edits are included) into build/deb/. Prints the .deb paths.
+# DEB_HOST_ARCH=arm64 cross-builds them for an arm64 board (with the
+# arm64 libraries of make deps) into build/deb-arm64/.
 # WQRT_KSRC (or an unpacked tree in the wqrt cache) saves unpacking the
 # kselftest framework from linux-source-6.12's tarball.
 set -euo pipefail
 
 top=$(cd "$(dirname "$0")/.." && pwd)
-out=${1:-${WQRT_BUILD:-$top/build}/deb}
+host=${DEB_HOST_ARCH:-$(dpkg --print-architecture)}
+cross=()
+if [ "$host" != "$(dpkg --print-architecture)" ]; then
+	cross=(-a "$host" -Pcross,nocheck)
+	out=${1:-${WQRT_BUILD:-$top/build}/deb-$host}
+else
+	out=${1:-${WQRT_BUILD:-$top/build}/deb}
+fi
+unset DEB_HOST_ARCH
 mkdir -p "$out" && out=$(cd "$out" && pwd)
 ver=$(dpkg-parsechangelog -l "$top/debian/changelog" -S Version)
 src=$out/wqrt-$ver
@@ -32,7 +42,7 @@ if [ -z "${WQRT_KSRC:-}" ]; then
 fi
 export WQRT_KSRC=${WQRT_KSRC:-}
 
-(cd "$src" && dpkg-buildpackage -us -uc -b) >"$out/build.log" 2>&1 || {
+(cd "$src" && dpkg-buildpackage -us -uc -b "${cross[@]}") >"$out/build.log" 2>&1 || {
 	tail -n 40 "$out/build.log" >&2
 	echo "deb.sh: dpkg-buildpackage failed, log in $out/build.log" >&2
 	exit 1
