@@ -112,9 +112,9 @@ demo:
 kernel-each: deps daemon
 	@kernel/scripts/each.sh series $(EACH)
 
-# The series up to the debug knobs, minus the claim of the kicked worker
-# (kernel/variants/race): the idle-cull race test must catch stranded work
-# there.
+# The series and the debug knobs (kernel/variants/debug-knobs), minus the
+# claim of the kicked worker (kernel/variants/race): the idle-cull race test
+# must catch stranded work there.
 race-demo: deps daemon
 	@kernel/scripts/each.sh race
 
