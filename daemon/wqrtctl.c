@@ -44,6 +44,94 @@ static void usage(FILE *f)
 		"configuration error; the others are in wqrtctl(8).\n");
 }
 
+/* The options of the subcommands; each takes some of them. */
+enum {
+	OPT_ALL = 1 << 0,
+	OPT_JSON = 1 << 1,
+	OPT_CONFIG = 1 << 2,
+	OPT_ROOT = 1 << 3,
+};
+
+struct cmd_opts {
+	bool all;
+	bool json;
+	const char *config; /* -c FILE; NULL when not given */
+	const char *root; /* --root DIR; "/" when not given */
+};
+
+static const struct {
+	unsigned int flag;
+	struct option opt;
+	const char *shortopt;
+} cmd_options[] = {
+	{ OPT_ALL, { "all", no_argument, NULL, 'a' }, "a" },
+	{ OPT_JSON, { "json", no_argument, NULL, 'j' }, "" },
+	{ OPT_CONFIG, { "config", required_argument, NULL, 'c' }, "c:" },
+	{ OPT_ROOT, { "root", required_argument, NULL, 'r' }, "" },
+};
+
+/*
+ * The options of a subcommand that takes those in @accepts and no operand:
+ * getopt only knows those, so it rejects the others in its own words.
+ * Returns 0, or EX_USAGE once the usage went to stderr.
+ */
+static int parse_cmd_opts(int argc, char **argv, unsigned int accepts,
+			  struct cmd_opts *o)
+{
+	struct option longopts[ARRAY_SIZE(cmd_options) + 1] = { 0 };
+	char shortopts[8] = "";
+	size_t i, n = 0;
+	int c;
+
+	*o = (struct cmd_opts){ .root = "/" };
+	for (i = 0; i < ARRAY_SIZE(cmd_options); i++) {
+		if (!(accepts & cmd_options[i].flag))
+			continue;
+		longopts[n++] = cmd_options[i].opt;
+		strcat(shortopts, cmd_options[i].shortopt);
+	}
+	optind = 1;
+	while ((c = getopt_long(argc, argv, shortopts, longopts, NULL)) != -1) {
+		switch (c) {
+		case 'a':
+			o->all = true;
+			break;
+		case 'j':
+			o->json = true;
+			break;
+		case 'c':
+			o->config = optarg;
+			break;
+		case 'r':
+			o->root = optarg;
+			break;
+		default:
+			usage(stderr);
+			return EX_USAGE;
+		}
+	}
+	if (optind < argc) {
+		usage(stderr);
+		return EX_USAGE;
+	}
+	return 0;
+}
+
+/*
+ * ROOT/run/wqrtd, where the daemon says what it holds, and the originals
+ * it saved there. Returns 0, or EX_USAGE when --root is too long.
+ */
+static int run_paths(const char *root, char *dir, size_t dir_size, char *state,
+		     size_t state_size)
+{
+	if (path_fmt(dir, dir_size, root, WQRT_RUN_DIR)) {
+		fprintf(stderr, "wqrtctl: --root %s: name too long\n", root);
+		return EX_USAGE;
+	}
+	snprintf(state, state_size, "%s/originals", dir);
+	return 0;
+}
+
 static int cmd_check(int argc, char **argv)
 {
 	const char *path = WQRT_DEFAULT_CONF;
@@ -75,63 +163,37 @@ static int cmd_check(int argc, char **argv)
  */
 static int cmd_list(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{ "all", no_argument, NULL, 'a' },
-		{ "json", no_argument, NULL, 'j' },
-		{ "config", required_argument, NULL, 'c' },
-		{ "root", required_argument, NULL, 'r' },
-		{ 0 },
-	};
-	enum report_style style = REPORT_TABLE;
-	const char *path = WQRT_DEFAULT_CONF, *root = "/";
+	const char *path = WQRT_DEFAULT_CONF;
 	struct config *cfg = NULL;
 	struct inventory inv;
-	bool all = false, explicit_conf = false;
-	int c, err;
+	struct cmd_opts o;
+	int err;
 
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "ac:", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'a':
-			all = true;
-			break;
-		case 'j':
-			style = REPORT_JSON;
-			break;
-		case 'c':
-			path = optarg;
-			explicit_conf = true;
-			break;
-		case 'r':
-			root = optarg;
-			break;
-		default:
-			usage(stderr);
-			return EX_USAGE;
-		}
-	}
-	if (optind < argc) {
-		usage(stderr);
-		return EX_USAGE;
-	}
+	err = parse_cmd_opts(argc, argv,
+			     OPT_ALL | OPT_JSON | OPT_CONFIG | OPT_ROOT, &o);
+	if (err)
+		return err;
+	if (o.config)
+		path = o.config;
 	/*
 	 * The sections come from the configuration; without one (a board
 	 * with nothing installed yet) the list is still worth having, unless
 	 * the file was asked for by name.
 	 */
-	if (explicit_conf || !access(path, F_OK)) {
-		if (config_load_report(path, root, &cfg, NULL))
+	if (o.config || !access(path, F_OK)) {
+		if (config_load_report(path, o.root, &cfg, NULL))
 			return EX_CONFIG;
 	}
-	err = inventory_scan(root, cfg, all, &inv);
+	err = inventory_scan(o.root, cfg, o.all, &inv);
 	if (err) {
 		fprintf(stderr, "wqrtctl: cannot list %s%s: %s\n",
-			strcmp(root, "/") ? root : "", WQ_SYSFS_DIR,
+			strcmp(o.root, "/") ? o.root : "", WQ_SYSFS_DIR,
 			strerror(-err));
 		config_free(cfg);
 		return EX_OSFILE;
 	}
-	report_inventory(stdout, style, &inv, all);
+	report_inventory(stdout, o.json ? REPORT_JSON : REPORT_TABLE, &inv,
+			 o.all);
 	inventory_free(&inv);
 	config_free(cfg);
 	return 0;
@@ -253,47 +315,26 @@ static char *status_head_json(const struct status_view *v,
  */
 static int cmd_status(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{ "json", no_argument, NULL, 'j' },
-		{ "config", required_argument, NULL, 'c' },
-		{ "root", required_argument, NULL, 'r' },
-		{ 0 },
-	};
 	struct report rep = { .style = REPORT_TABLE, .f = stdout };
 	struct status_view v = { .path = WQRT_DEFAULT_CONF };
 	char dir[WQRT_PATH_MAX], state[WQRT_PATH_MAX + 16];
-	const char *root = "/";
 	char *head = NULL;
+	struct cmd_opts o;
 	struct config *cfg;
 	struct sys_ops ops;
 	struct daemon d;
-	int c;
+	int err;
 
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "c:", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'j':
-			rep.style = REPORT_JSON;
-			break;
-		case 'c':
-			v.path = optarg;
-			v.preview = true;
-			break;
-		case 'r':
-			root = optarg;
-			break;
-		default:
-			usage(stderr);
-			return EX_USAGE;
-		}
-	}
-	if (optind < argc) {
-		usage(stderr);
-		return EX_USAGE;
-	}
-	if (path_fmt(dir, sizeof(dir), root, WQRT_RUN_DIR)) {
-		fprintf(stderr, "wqrtctl: --root %s: name too long\n", root);
-		return EX_USAGE;
+	err = parse_cmd_opts(argc, argv, OPT_JSON | OPT_CONFIG | OPT_ROOT, &o);
+	if (!err)
+		err = run_paths(o.root, dir, sizeof(dir), state, sizeof(state));
+	if (err)
+		return err;
+	if (o.json)
+		rep.style = REPORT_JSON;
+	if (o.config) {
+		v.path = o.config;
+		v.preview = true;
 	}
 	v.daemon = runstate_read(dir, &v.rs);
 	if (v.daemon == -EINVAL)
@@ -305,21 +346,20 @@ static int cmd_status(int argc, char **argv)
 		status_daemon_line(&v);
 	if (!v.daemon && !v.preview) {
 		/* the copy of what the daemon parsed: drift against that */
-		if (config_load_report(v.rs.snapshot, root, &cfg, NULL)) {
+		if (config_load_report(v.rs.snapshot, o.root, &cfg, NULL)) {
 			log_err("%s: the copy of what wqrtd holds cannot be read",
 				v.rs.snapshot);
 			runstate_free(&v.rs);
 			return EX_SOFTWARE;
 		}
 		runstate_changed(&v.rs, cfg, &v.changed);
-	} else if (config_load_report(v.path, root, &cfg, NULL)) {
+	} else if (config_load_report(v.path, o.root, &cfg, NULL)) {
 		runstate_free(&v.rs);
 		return EX_CONFIG;
 	}
-	sys_ops_for_root(&ops, root);
-	daemon_init(&d, root, &ops, cfg);
+	sys_ops_for_root(&ops, o.root);
+	daemon_init(&d, o.root, &ops, cfg);
 	/* the running daemon's originals: what it would put back */
-	snprintf(state, sizeof(state), "%s/originals", dir);
 	daemon_use_state(&d, state);
 	if (rep.style == REPORT_TABLE)
 		status_head_table(&v, cfg, daemon_mode_name(&d));
@@ -341,35 +381,20 @@ static int cmd_status(int argc, char **argv)
  */
 static int cmd_restore(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{ "root", required_argument, NULL, 'r' },
-		{ 0 },
-	};
 	char dir[WQRT_PATH_MAX], state[WQRT_PATH_MAX + 16];
-	const char *root = "/";
 	size_t nwq, nkw, left;
 	struct runstate rs;
+	struct cmd_opts o;
 	struct config *cfg;
 	struct sys_ops ops;
 	struct daemon d;
-	int c, err, fails;
+	int err, fails;
 
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
-		if (c != 'r') {
-			usage(stderr);
-			return EX_USAGE;
-		}
-		root = optarg;
-	}
-	if (optind < argc) {
-		usage(stderr);
-		return EX_USAGE;
-	}
-	if (path_fmt(dir, sizeof(dir), root, WQRT_RUN_DIR)) {
-		fprintf(stderr, "wqrtctl: --root %s: name too long\n", root);
-		return EX_USAGE;
-	}
+	err = parse_cmd_opts(argc, argv, OPT_ROOT, &o);
+	if (!err)
+		err = run_paths(o.root, dir, sizeof(dir), state, sizeof(state));
+	if (err)
+		return err;
 	if (!runstate_read(dir, &rs)) {
 		fprintf(stderr,
 			"wqrtctl: wqrtd is running (pid %d) and would apply its profiles again; stop it instead (it puts back what it changed when restore_on_exit = yes)\n",
@@ -378,7 +403,6 @@ static int cmd_restore(int argc, char **argv)
 		return EX_TEMPFAIL;
 	}
 	runstate_free(&rs);
-	snprintf(state, sizeof(state), "%s/originals", dir);
 	if (access(state, F_OK)) {
 		printf("nothing to restore: no %s\n", state);
 		return 0;
@@ -386,8 +410,8 @@ static int cmd_restore(int argc, char **argv)
 	cfg = config_empty("(restore)");
 	if (!cfg)
 		return EX_OSERR;
-	sys_ops_for_root(&ops, root);
-	daemon_init(&d, root, &ops, cfg);
+	sys_ops_for_root(&ops, o.root);
+	daemon_init(&d, o.root, &ops, cfg);
 	err = daemon_use_state(&d, state);
 	if (err) {
 		fprintf(stderr, "wqrtctl: %s: %s\n", state, strerror(-err));
@@ -416,36 +440,15 @@ static int cmd_restore(int argc, char **argv)
 /* What the running kernel offers wqrtd and what it lacks */
 static int cmd_check_kernel(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{ "json", no_argument, NULL, 'j' },
-		{ "root", required_argument, NULL, 'r' },
-		{ 0 },
-	};
-	const char *root = "/";
 	struct kcheck kc;
-	bool json = false;
-	int c;
+	struct cmd_opts o;
+	int err;
 
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'j':
-			json = true;
-			break;
-		case 'r':
-			root = optarg;
-			break;
-		default:
-			usage(stderr);
-			return EX_USAGE;
-		}
-	}
-	if (optind < argc) {
-		usage(stderr);
-		return EX_USAGE;
-	}
-	kcheck_run(root, &kc);
-	kcheck_print(stdout, &kc, json);
+	err = parse_cmd_opts(argc, argv, OPT_JSON | OPT_ROOT, &o);
+	if (err)
+		return err;
+	kcheck_run(o.root, &kc);
+	kcheck_print(stdout, &kc, o.json);
 	return kcheck_exit_status(&kc);
 }
 
