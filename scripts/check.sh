@@ -99,10 +99,9 @@ done
 stage "Debian packages: make deb (amd64 and arm64), lintian on every .deb, their content"
 # A package passes when lintian finds no error and no warning in it (what
 # cannot be fixed is overridden in debian/*.lintian-overrides, with why).
-log=$results/lintian.log
-if "${make_q[@]}" deb >"$log" 2>&1; then
-	p=0 f=0
-	for deb in build/deb/*.deb; do
+lint_debs() { # DIR: lintian on each .deb of DIR, counted in p and f
+	local deb
+	for deb in "$1"/*.deb; do
 		echo "lintian $deb" >>"$log"
 		if lintian --fail-on error,warning --info "$deb" >>"$log" 2>&1; then
 			p=$((p + 1))
@@ -111,19 +110,16 @@ if "${make_q[@]}" deb >"$log" 2>&1; then
 			echo "lintian: $deb has errors or warnings (above)" >>"$log"
 		fi
 	done
+}
+log=$results/lintian.log
+if "${make_q[@]}" deb >"$log" 2>&1; then
+	p=0 f=0
+	lint_debs build/deb
 	[ $((p + f)) -gt 0 ] || f=1
 	# the same packages cross-built for an arm64 board: lintian-clean, and
 	# their programs are arm64 (ELF e_machine 183)
 	if DEB_HOST_ARCH=arm64 scripts/deb.sh >>"$log" 2>&1; then
-		for deb in build/deb-arm64/*.deb; do
-			echo "lintian $deb" >>"$log"
-			if lintian --fail-on error,warning --info "$deb" >>"$log" 2>&1; then
-				p=$((p + 1))
-			else
-				f=$((f + 1))
-				echo "lintian: $deb has errors or warnings (above)" >>"$log"
-			fi
-		done
+		lint_debs build/deb-arm64
 		x=$(mktemp -d)
 		dpkg-deb -x build/deb-arm64/wqrtd_*_arm64.deb "$x"
 		dpkg-deb -x build/deb-arm64/wqrt-selftests_*_arm64.deb "$x"
