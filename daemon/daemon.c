@@ -155,17 +155,10 @@ static void count(struct daemon *d, int err)
 
 static struct wq_track *wq_find(struct daemon *d, const char *name)
 {
-	size_t i;
-	int ix;
+	int ix = htab_lookup(&d->wq_ix, htab_hash_str(name), wq_eq, d, name,
+			     d->nwqs);
 
-	if (!d->wq_ix.broken) {
-		ix = htab_find(&d->wq_ix, htab_hash_str(name), wq_eq, d, name);
-		return ix < 0 ? NULL : &d->wqs[ix];
-	}
-	for (i = 0; i < d->nwqs; i++)
-		if (!strcmp(d->wqs[i].name, name))
-			return &d->wqs[i];
-	return NULL;
+	return ix < 0 ? NULL : &d->wqs[ix];
 }
 
 static struct wq_track *wq_add(struct daemon *d, const char *name)
@@ -189,9 +182,8 @@ static void wq_drop(struct daemon *d, struct wq_track *t)
 {
 	int i = t - d->wqs, last = d->nwqs - 1;
 
-	htab_del(&d->wq_ix, htab_hash_str(t->name), i);
-	if (i != last)
-		htab_move(&d->wq_ix, htab_hash_str(d->wqs[last].name), last, i);
+	htab_swap_remove(&d->wq_ix, htab_hash_str(t->name), i,
+			 htab_hash_str(d->wqs[last].name), last);
 	*t = d->wqs[last];
 	d->nwqs--;
 	d->pool_map_ok = false;
@@ -353,17 +345,9 @@ static void plan_one_wq(struct daemon *d, const char *name,
 
 static struct kw_track *kw_find(struct daemon *d, pid_t pid)
 {
-	size_t i;
-	int ix;
+	int ix = htab_lookup(&d->kw_ix, kw_hash(pid), kw_eq, d, &pid, d->nkws);
 
-	if (!d->kw_ix.broken) {
-		ix = htab_find(&d->kw_ix, kw_hash(pid), kw_eq, d, &pid);
-		return ix < 0 ? NULL : &d->kws[ix];
-	}
-	for (i = 0; i < d->nkws; i++)
-		if (d->kws[i].pid == pid)
-			return &d->kws[i];
-	return NULL;
+	return ix < 0 ? NULL : &d->kws[ix];
 }
 
 static struct kw_track *kw_add(struct daemon *d, const struct task_info *ti)
@@ -409,9 +393,8 @@ static void kw_drop(struct daemon *d, struct kw_track *k)
 {
 	int i = k - d->kws, last = d->nkws - 1;
 
-	htab_del(&d->kw_ix, kw_hash(k->pid), i);
-	if (i != last)
-		htab_move(&d->kw_ix, kw_hash(d->kws[last].pid), last, i);
+	htab_swap_remove(&d->kw_ix, kw_hash(k->pid), i,
+			 kw_hash(d->kws[last].pid), last);
 	*k = d->kws[last];
 	d->nkws--;
 }

@@ -40,6 +40,19 @@ int htab_find(const struct htab *h, uint32_t hash, htab_eq_fn eq,
 	return -1;
 }
 
+int htab_lookup(const struct htab *h, uint32_t hash, htab_eq_fn eq,
+		const void *ctx, const void *key, size_t n)
+{
+	size_t i;
+
+	if (!h->broken)
+		return htab_find(h, hash, eq, ctx, key);
+	for (i = 0; i < n; i++)
+		if (eq(ctx, i, key))
+			return i;
+	return -1;
+}
+
 static void put(struct htab_slot *s, size_t cap, uint32_t hash, int idx)
 {
 	size_t mask = cap - 1, i;
@@ -115,6 +128,14 @@ void htab_move(struct htab *h, uint32_t hash, int from, int to)
 	i = slot_of(h, hash, from);
 	if (i < h->cap)
 		h->s[i].idx = to + 1;
+}
+
+void htab_swap_remove(struct htab *h, uint32_t hash, int idx,
+		      uint32_t last_hash, int last)
+{
+	htab_del(h, hash, idx);
+	if (idx != last)
+		htab_move(h, last_hash, last, idx);
 }
 
 void htab_clear(struct htab *h)

@@ -35,12 +35,24 @@ uint32_t htab_hash_int(uint32_t v);
 /* The index of the element with key, or -1 (see broken) */
 int htab_find(const struct htab *h, uint32_t hash, htab_eq_fn eq,
 	      const void *ctx, const void *key);
+/*
+ * The index of the element with key among the n of ctx's array, or -1:
+ * through the table, or by a walk of the array when the table is broken.
+ */
+int htab_lookup(const struct htab *h, uint32_t hash, htab_eq_fn eq,
+		const void *ctx, const void *key, size_t n);
 /* Element idx has a key of this hash */
 void htab_add(struct htab *h, uint32_t hash, int idx);
 /* Element idx (of this hash) is gone */
 void htab_del(struct htab *h, uint32_t hash, int idx);
 /* Element from (of this hash) moved to index to */
 void htab_move(struct htab *h, uint32_t hash, int from, int to);
+/*
+ * Element idx (of this hash) leaves the array, and the last one (index
+ * last, of last_hash) takes its place: the owner's swap-removal.
+ */
+void htab_swap_remove(struct htab *h, uint32_t hash, int idx,
+		      uint32_t last_hash, int last);
 void htab_clear(struct htab *h);
 void htab_free(struct htab *h);
 

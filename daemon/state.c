@@ -29,17 +29,9 @@ static uint32_t kv_hash(pid_t pid)
 
 static struct saved_wq *saved_find(const struct state *s, const char *wq)
 {
-	size_t i;
-	int ix;
+	int ix = htab_lookup(&s->v_ix, htab_hash_str(wq), v_eq, s, wq, s->n);
 
-	if (!s->v_ix.broken) {
-		ix = htab_find(&s->v_ix, htab_hash_str(wq), v_eq, s, wq);
-		return ix < 0 ? NULL : &s->v[ix];
-	}
-	for (i = 0; i < s->n; i++)
-		if (!strcmp(s->v[i].name, wq))
-			return &s->v[i];
-	return NULL;
+	return ix < 0 ? NULL : &s->v[ix];
 }
 
 static struct saved_wq *saved_add(struct state *s, const char *wq)
@@ -60,35 +52,25 @@ static void saved_drop(struct state *s, struct saved_wq *w)
 {
 	int i = w - s->v, last = s->n - 1;
 
-	htab_del(&s->v_ix, htab_hash_str(w->name), i);
-	if (i != last)
-		htab_move(&s->v_ix, htab_hash_str(s->v[last].name), last, i);
+	htab_swap_remove(&s->v_ix, htab_hash_str(w->name), i,
+			 htab_hash_str(s->v[last].name), last);
 	*w = s->v[last];
 	s->n--;
 }
 
 static struct saved_kw *saved_kw_find(const struct state *s, pid_t pid)
 {
-	size_t i;
-	int ix;
+	int ix = htab_lookup(&s->kv_ix, kv_hash(pid), kv_eq, s, &pid, s->nk);
 
-	if (!s->kv_ix.broken) {
-		ix = htab_find(&s->kv_ix, kv_hash(pid), kv_eq, s, &pid);
-		return ix < 0 ? NULL : &s->kv[ix];
-	}
-	for (i = 0; i < s->nk; i++)
-		if (s->kv[i].pid == pid)
-			return &s->kv[i];
-	return NULL;
+	return ix < 0 ? NULL : &s->kv[ix];
 }
 
 static void saved_kw_drop(struct state *s, struct saved_kw *k)
 {
 	int i = k - s->kv, last = s->nk - 1;
 
-	htab_del(&s->kv_ix, kv_hash(k->pid), i);
-	if (i != last)
-		htab_move(&s->kv_ix, kv_hash(s->kv[last].pid), last, i);
+	htab_swap_remove(&s->kv_ix, kv_hash(k->pid), i,
+			 kv_hash(s->kv[last].pid), last);
 	*k = s->kv[last];
 	s->nk--;
 }

@@ -2,7 +2,8 @@
 /*
  * The index tables of the trackers and the saved originals (htab.c),
  * against a plain array: adds, swap-removes as daemon.c and state.c do
- * them, and lookups of what is there and of what is gone.
+ * them, and lookups of what is there and of what is gone; a broken table's
+ * lookups walk the array.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -44,9 +45,7 @@ static void drop(struct htab *h, int i)
 {
 	int last = nkeys - 1;
 
-	htab_del(h, hash_of(keys[i]), i);
-	if (i != last)
-		htab_move(h, hash_of(keys[last]), last, i);
+	htab_swap_remove(h, hash_of(keys[i]), i, hash_of(keys[last]), last);
 	keys[i] = keys[last];
 	nkeys--;
 }
@@ -95,10 +94,30 @@ static void test_against_array(void **state)
 	htab_free(&h);
 }
 
+/* A broken table (an insert ran out of memory): lookups walk the array */
+static void test_lookup_walks_when_broken(void **state)
+{
+	struct htab h = { .broken = true };
+	int k;
+
+	(void)state;
+	for (nkeys = 0; nkeys < 100; nkeys++) {
+		keys[nkeys] = 3 * nkeys;
+		htab_add(&h, hash_of(keys[nkeys]), nkeys);
+	}
+	assert_int_equal(h.cap, 0);
+	for (k = 0; k < 300; k++)
+		assert_int_equal(htab_lookup(&h, hash_of(k), eq, NULL, &k,
+					     nkeys),
+				 k % 3 ? -1 : k / 3);
+	htab_free(&h);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_against_array),
+		cmocka_unit_test(test_lookup_walks_when_broken),
 	};
 
 	return cmocka_run_group_tests_name("htab", tests, NULL, NULL);
