@@ -30,7 +30,8 @@ write_cover_letter() {
 		--cover-letter --base=base -o "$tmp" base..HEAD
 	subject=$(head -n1 "$text")
 	{
-		printf 'Base: Debian %s %s, source tree %s\n\n' "$KSRC_PKG" \
+		# the tree id in brackets: checkpatch reads a bare one as a commit
+		printf 'Base: Debian %s %s,\nsource tree [%s]\n\n' "$KSRC_PKG" \
 			"$(ksrc_version)" "$(git -C "$tree" rev-parse 'base^{tree}')"
 		tail -n +3 "$text"
 	} >"$tmp/blurb"
@@ -39,6 +40,9 @@ write_cover_letter() {
 		/^\*\*\* BLURB HERE \*\*\*$/ {
 			while ((getline line < blurb) > 0)
 				print line
+			# the end of the text: checkpatch reads no further
+			print ""
+			print "---"
 			next
 		}
 		{ print }
