@@ -11,8 +11,14 @@
  * lockups in the log are the runner's business.
  *
  * WQRT_STRESS_SECS overrides the duration (default 25 s).
+ *
+ * sched.fair_server_stopped_twice starves CPU 1's fair tasks with a
+ * SCHED_FIFO loop, as RT kworkers do, and checks that what the scheduler
+ * does afterwards logs no warning.
  */
+#define _GNU_SOURCE
 #include <pthread.h>
+#include <sched.h>
 
 #include "kselftest_harness.h"
 #include "wqrt_lib.h"
@@ -161,6 +167,152 @@ TEST_F_TIMEOUT(stress, ordered_in_order, 200)
 	EXPECT_EQ(10000, kv_long(out, "executed", -1));
 	EXPECT_EQ(0, kv_long(out, "concurrent", -1));
 	EXPECT_EQ(0, kv_long(out, "out_of_order", -1));
+}
+
+/*
+ * RT workers that starve the fair tasks of a CPU, and the scheduler's fair
+ * server (its SCHED_DEADLINE reservation for them) afterwards.
+ *
+ * When a SCHED_FIFO task has kept a CPU's fair tasks off it for most of
+ * a period, the fair server runs them; when they are gone it stops
+ * itself. 6.12 then stopped it a second time when the CPU went offline
+ * or its fair_server runtime was written, which took its bandwidth out
+ * of running_bw twice and warned (kernel/stable/0001-*). The debugfs
+ * write reaches that second stop every time; the hotplug path only when
+ * nothing fair runs on the CPU during the teardown.
+ */
+#define FAIR_SERVER_DIR "/sys/kernel/debug/sched/fair_server"
+#define RT_RUNTIME "/proc/sys/kernel/sched_rt_runtime_us"
+
+FIXTURE(sched) {
+	char rt_runtime[32];
+	int kmsg;
+};
+
+FIXTURE_SETUP(sched)
+{
+	char p[128];
+
+	self->kmsg = -1;
+	self->rt_runtime[0] = '\0';
+	snprintf(p, sizeof(p), FAIR_SERVER_DIR "/cpu1/runtime");
+	if (cpu_count_possible() < 2 || !cpu_hotpluggable(1))
+		SKIP(return, "needs a second CPU");
+	if (!wqrt_exists(p))
+		SKIP(return, "no %s (CONFIG_SCHED_DEBUG, debugfs)", p);
+	ASSERT_EQ(0, cpu_set_online(1, true));
+	/*
+	 * RT throttling would give the starved task its CPU back before the
+	 * fair server does; without it the fair server is what ends the
+	 * starvation.
+	 */
+	ASSERT_LE(0, wqrt_read(RT_RUNTIME, self->rt_runtime,
+			       sizeof(self->rt_runtime)));
+	ASSERT_EQ(0, wqrt_write(RT_RUNTIME, "-1"));
+	self->kmsg = kmsg_open_at_end();
+	ASSERT_LE(0, self->kmsg);
+}
+
+FIXTURE_TEARDOWN(sched)
+{
+	if (self->rt_runtime[0])
+		wqrt_write(RT_RUNTIME, self->rt_runtime);
+	if (self->kmsg >= 0)
+		close(self->kmsg);
+}
+
+struct starve {
+	volatile int stop;
+	double gap;	/* the longest the fair thread waited for its CPU */
+	int err;
+};
+
+static void pin_self(int cpu)
+{
+	cpu_set_t set;
+
+	CPU_ZERO(&set);
+	CPU_SET(cpu, &set);
+	pthread_setaffinity_np(pthread_self(), sizeof(set), &set);
+}
+
+/* SCHED_FIFO on CPU 1, busy until told to stop (10 s at most). */
+static void *fifo_hog(void *arg)
+{
+	struct sched_param sp = { .sched_priority = 1 };
+	struct starve *st = arg;
+	double end = wqrt_now() + 10;
+
+	pin_self(1);
+	st->err = pthread_setschedparam(pthread_self(), SCHED_FIFO, &sp);
+	while (!__atomic_load_n(&st->stop, __ATOMIC_ACQUIRE) &&
+	       wqrt_now() < end)
+		;
+	return NULL;
+}
+
+/* SCHED_OTHER on CPU 1: leaves as soon as it ran after a long wait. */
+static void *fair_victim(void *arg)
+{
+	struct starve *st = arg;
+	double last, now, end;
+
+	pin_self(1);
+	last = wqrt_now();
+	end = last + 10;
+	while ((now = wqrt_now()) < end) {
+		if (now - last > 0.3)
+			break;
+		last = now;
+	}
+	st->gap = now - last;
+	return NULL;
+}
+
+TEST_F_TIMEOUT(sched, fair_server_stopped_twice, 60)
+{
+	char p[128], runtime[32], reports[1024];
+	struct starve st = {};
+	pthread_t hog, victim;
+	int round, n;
+
+	snprintf(p, sizeof(p), FAIR_SERVER_DIR "/cpu1/runtime");
+	ASSERT_LE(0, wqrt_read(p, runtime, sizeof(runtime)));
+	pin_self(0);
+	for (round = 0; round < 3; round++) {
+		st.stop = 0;
+		st.gap = 0;
+		ASSERT_EQ(0, pthread_create(&victim, NULL, fair_victim, &st));
+		wqrt_msleep(20);
+		ASSERT_EQ(0, pthread_create(&hog, NULL, fifo_hog, &st));
+		pthread_join(victim, NULL);
+		/*
+		 * The fair server ran the victim and, with nothing fair
+		 * left on CPU 1, stopped itself; the FIFO loop keeps
+		 * anything else fair from starting it again. Rewriting the
+		 * runtime (same value) stops it once more.
+		 */
+		n = wqrt_write(p, runtime);
+		__atomic_store_n(&st.stop, 1, __ATOMIC_RELEASE);
+		pthread_join(hog, NULL);
+		ASSERT_EQ(0, st.err) {
+			TH_LOG("SCHED_FIFO: %s", strerror(st.err));
+		}
+		ASSERT_EQ(0, n) {
+			TH_LOG("writing %s: %s", p, strerror(-n));
+		}
+		/* the FIFO loop really starved it, the fair server ended that */
+		EXPECT_LT(0.3, st.gap);
+		EXPECT_GT(5.0, st.gap);
+		TH_LOG("round %d: the fair thread waited %.3f s", round, st.gap);
+		/* and CPU 1 can still go offline and come back */
+		ASSERT_EQ(0, cpu_set_online(1, false));
+		ASSERT_EQ(0, cpu_set_online(1, true));
+	}
+	n = kmsg_reports(self->kmsg, reports, sizeof(reports));
+	EXPECT_EQ(0, n) {
+		TH_LOG("the kernel reported:\n%s", reports);
+	}
 }
 
 WQRT_HARNESS_MAIN("wqrt_test", DBG_DIR "/info")

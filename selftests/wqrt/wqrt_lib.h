@@ -714,6 +714,66 @@ static inline bool cpu_hotpluggable(int cpu)
 	return wqrt_exists(p);
 }
 
+/* ------------------------------------------------------------------ */
+/* The kernel log                                                      */
+
+/*
+ * Open /dev/kmsg positioned after the last record, so that
+ * kmsg_reports() sees only what the kernel logs from now on.
+ */
+static inline int kmsg_open_at_end(void)
+{
+	int fd = open("/dev/kmsg", O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+
+	if (fd >= 0 && lseek(fd, 0, SEEK_END) < 0) {
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
+
+/*
+ * Read the records logged since @fd was opened and copy the BUG, WARNING
+ * and lockdep reports among them to @out (one per line, as many as fit).
+ * Returns how many there were.
+ */
+static inline int kmsg_reports(int fd, char *out, size_t len)
+{
+	static const char *const marks[] = {
+		"WARNING:", "BUG:", "possible circular locking",
+		"inconsistent lock state", "INFO: task",
+	};
+	char rec[2048];
+	size_t used = 0;
+	int found = 0;
+	unsigned int i;
+	ssize_t n;
+
+	if (len)
+		out[0] = '\0';
+	for (;;) {
+		n = read(fd, rec, sizeof(rec) - 1);
+		if (n < 0 && errno == EPIPE)	/* overwritten: read on */
+			continue;
+		if (n <= 0)
+			break;
+		rec[n] = '\0';
+		for (i = 0; i < sizeof(marks) / sizeof(marks[0]); i++) {
+			const char *text = strchr(rec, ';');
+
+			if (!strstr(rec, marks[i]))
+				continue;
+			found++;
+			text = text ? text + 1 : rec;
+			if (used < len)
+				used += snprintf(out + used, len - used, "%.*s",
+						 (int)strcspn(text, "\n") + 1, text);
+			break;
+		}
+	}
+	return found;
+}
+
 static inline bool wqparam_exists(const char *name)
 {
 	char p[PATH_MAX];
