@@ -79,8 +79,9 @@ fi
 
 stage "checkpatch --strict"
 if "${make_q[@]}" checkpatch; then
-	# the series and the test-only variants; the cover letter is no patch
-	record checkpatch "$(cat kernel/series <(ls kernel/variants/*/*.patch 2>/dev/null) | grep -c .)" 0
+	# the series, the fixes to its base and the test-only variants; the
+	# cover letter is no patch
+	record checkpatch "$(cat kernel/series <(ls kernel/stable/*.patch kernel/variants/*/*.patch 2>/dev/null) | grep -c .)" 0
 else
 	record checkpatch 0 1
 fi

@@ -94,27 +94,47 @@ series_patches() {
 	done <"$WQRT_KDIR/series"
 }
 
-# Apply the series (or its first $2 patches) to the worktree $1 as commits.
-apply_series() {
-	local tree=$1 limit=${2:-} n=0 p
-	for p in $(series_patches); do
-		if [ -n "$limit" ] && [ "$n" -ge "$limit" ]; then
-			break
-		fi
-		n=$((n + 1))
+# The fixes to the Debian source that every kernel wqrt builds carries,
+# plain included, in name order: kernel/stable/*.patch. They are not part
+# of the series (they go to their own maintainers and to -stable); the
+# series is applied on top of them.
+stable_patches() {
+	local p
+	for p in "$WQRT_KDIR"/stable/*.patch; do
+		[ -e "$p" ] && echo "$p"
+	done
+	return 0
+}
+
+# git am the patch files $2... onto the worktree $1, one commit each.
+am_patches() {
+	local tree=$1 p
+	shift
+	for p in "$@"; do
 		if ! git_id -C "$tree" am -q "$p" >/dev/null 2>&1; then
 			git -C "$tree" am --abort >/dev/null 2>&1 || true
-			die "patch kernel/patches/$(basename "$p") does not apply to $KSRC_PKG $(ksrc_version)"
+			die "patch ${p#"$WQRT_TOP"/} does not apply to $KSRC_PKG $(ksrc_version)"
 		fi
 	done
-	echo "$n"
+}
+
+# Apply the series (or its first $2 patches) to the worktree $1 as commits.
+apply_series() {
+	local tree=$1 limit=${2:-}
+	local -a series
+	mapfile -t series < <(series_patches)
+	if [ -n "$limit" ] && [ "$limit" -lt "${#series[@]}" ]; then
+		series=("${series[@]:0:$limit}")
+	fi
+	[ "${#series[@]}" = 0 ] || am_patches "$tree" "${series[@]}"
+	echo "${#series[@]}"
 }
 
 # --- kernel build model -------------------------------------------------
 #
-# A flavour is a state of the source (a prefix of the series, possibly with
-# a test-only variant from kernel/variants/ on top) and a list of config
-# fragments. Every flavour is built in one incremental tree of its own,
+# A flavour is a state of the source (kernel/stable, then a prefix of the
+# series, possibly with test-only variants from kernel/variants/ on top)
+# and a list of config fragments. Every flavour is built in one incremental tree of its own,
 # $WQRT_CACHE/tree/TREE/{src,obj} (TREE defaults to the flavour's name):
 # the state is committed on top of 'base' without touching the tree, then
 # checked out, so only the files that differ get new mtimes and only what
@@ -285,7 +305,7 @@ kconfig() {
 # Prints nothing on stdout; progress goes to stderr.
 build_kernel() {
 	local flavour=$1 limit=${2:-} tree dir src obj commit key start
-	local -a patches frags
+	local -a patches frags stable
 	flavour_spec "$flavour"
 	mapfile -t patches < <(flavour_patches "$limit")
 	tree=${WQRT_TREE:-$flavour}
@@ -295,7 +315,8 @@ build_kernel() {
 	mkdir -p "$dir" "$WQRT_BUILD"
 	exec 8>"$dir.lock"
 	flock 8
-	commit=$(commit_patches base "${patches[@]}")
+	mapfile -t stable < <(stable_patches)
+	commit=$(commit_patches base "${stable[@]}" "${patches[@]}")
 	if [ ! -e "$src/.git" ]; then
 		git -C "$BASE_REPO" worktree prune
 		rm -rf "$src" "$obj"
@@ -317,13 +338,13 @@ build_kernel() {
 		} | sha256sum | cut -c1-16
 	)
 	if [ -f "$obj/.wqrt-key" ] && [ "$(cat "$obj/.wqrt-key")" = "$key" ]; then
-		note "kernel $tree: up to date ($key: ${#patches[@]} patch(es), $(basename -a "${frags[@]}" | tr '\n' ' '))"
+		note "kernel $tree: up to date ($key: ${#stable[@]} stable fix(es) + ${#patches[@]} patch(es), $(basename -a "${frags[@]}" | tr '\n' ' '))"
 		ln -sfn "$dir" "$WQRT_BUILD/kernel-$flavour"
 		exec 8>&-
 		return 0
 	fi
 	rm -f "$obj/.wqrt-key"
-	note "kernel $tree: ${#patches[@]} patch(es), $(basename -a "${frags[@]}" | tr '\n' ' ')-> $key"
+	note "kernel $tree: ${#stable[@]} stable fix(es) + ${#patches[@]} patch(es), $(basename -a "${frags[@]}" | tr '\n' ' ')-> $key"
 	kconfig "$src" "$obj" "${frags[@]}"
 	note "kernel $tree: building in $obj (make -j$(nproc) all); a fresh tree takes several minutes, a changed patch one to ten"
 	start=$(date +%s)

@@ -4,17 +4,33 @@
 # tree.sh lay|export|checkpatch
 #
 #   lay        make build/linux a git worktree of the pristine source with
-#              kernel/series applied as commits (refuses to overwrite an
-#              existing tree: it may hold work; FORCE=1 to replace it)
-#   export     write the commits of build/linux since 'base' back to
-#              kernel/patches (git format-patch) and rewrite kernel/series;
-#              the cover letter comes from kernel/cover-letter.txt
-#   checkpatch scripts/checkpatch.pl --strict on every patch of the series
-#              and on the test-only variants in kernel/variants/*
+#              kernel/stable and then kernel/series applied as commits
+#              (refuses to overwrite an existing tree: it may hold work;
+#              FORCE=1 to replace it)
+#   export     write the commits of build/linux since the series' start
+#              (the ref refs/worktree/series-base, on top of kernel/stable)
+#              back to kernel/patches (git format-patch) and rewrite
+#              kernel/series; the cover letter comes from
+#              kernel/cover-letter.txt
+#   checkpatch scripts/checkpatch.pl --strict on every patch of the series,
+#              of kernel/stable and of the test-only kernel/variants/*
 
 . "$(dirname "$0")/common.sh"
 
 tree="$WQRT_BUILD/linux"
+# Where the series starts in the developer tree: after kernel/stable.
+# A per-worktree ref, so that trees laid from the same base repository
+# do not share it.
+series_base=refs/worktree/series-base
+
+# The start of the series in $tree, or die: a tree laid before kernel/stable
+# existed has no such ref, and exporting from 'base' would take the stable
+# fixes into the series.
+series_start() {
+	git -C "$tree" rev-parse -q --verify "$series_base" >/dev/null ||
+		die "$tree has no $series_base (laid by an older tree.sh?): export its series by hand or FORCE=1 make kernel-tree"
+	echo "$series_base"
+}
 
 # kernel/patches/0000-cover-letter.patch: git's cover letter (shortlog,
 # diffstat, base-commit) with the subject and text of kernel/cover-letter.txt
@@ -27,7 +43,7 @@ write_cover_letter() {
 	tmp=$(mktemp -d)
 	GIT_AUTHOR_NAME="wqrt developers" GIT_COMMITTER_NAME="wqrt developers" \
 		git_id -C "$tree" format-patch -q --zero-commit --no-signature \
-		--cover-letter --base=base -o "$tmp" base..HEAD
+		--cover-letter --base=base -o "$tmp" "$(series_start)..HEAD"
 	subject=$(head -n1 "$text")
 	{
 		# the tree id in brackets: checkpatch reads a bare one as a commit
@@ -62,17 +78,21 @@ lay)
 	git -C "$base" worktree prune
 	mkdir -p "$WQRT_BUILD"
 	git -C "$base" worktree add -q --detach "$tree" base
+	mapfile -t stable < <(stable_patches)
+	[ "${#stable[@]}" = 0 ] || am_patches "$tree" "${stable[@]}"
+	git -C "$tree" update-ref "$series_base" HEAD
 	n=$(apply_series "$tree")
-	note "$tree: $n patch(es) applied as commits on top of 'base'"
+	note "$tree: ${#stable[@]} kernel/stable fix(es), then $n patch(es) of the series, as commits on top of 'base'"
 	git -C "$tree" log --oneline base..HEAD
 	;;
 export)
 	[ -d "$tree/.git" ] || [ -f "$tree/.git" ] ||
 		die "$tree does not exist: 'make kernel-tree' first"
-	count=$(git -C "$tree" rev-list --count base..HEAD)
+	start=$(series_start)
+	count=$(git -C "$tree" rev-list --count "$start..HEAD")
 	tmp=$(mktemp -d)
 	git -C "$tree" format-patch -q --zero-commit --no-signature \
-		--no-numbered -o "$tmp" base..HEAD
+		--no-numbered -o "$tmp" "$start..HEAD"
 	rm -f "$WQRT_KDIR"/patches/*.patch
 	: >"$WQRT_KDIR/series.new"
 	for p in "$tmp"/*.patch; do
@@ -88,7 +108,9 @@ export)
 checkpatch)
 	base=$(base_repo)
 	mapfile -t patches < <(series_patches)
-	# and the test-only variants (race demonstration, benchmark A/B)
+	# the fixes to the base, and the test-only variants (race
+	# demonstration, benchmark A/B)
+	mapfile -t -O "${#patches[@]}" patches < <(stable_patches)
 	shopt -s nullglob
 	patches+=("$WQRT_KDIR"/variants/*/*.patch)
 	if [ "${#patches[@]}" -eq 0 ]; then
