@@ -13,8 +13,9 @@
 #   --timeout SECONDS           kill the VM after this long (default 900)
 #   --smp N / --mem MB          guest size (default 2, 1024)
 #
-# check and script modes: the guest's TAP stream (ttyS1) and the kernel
-# console (ttyS0) are kept under build/vm/NAME/. The run fails on any
+# check and script modes: the guest's TAP stream (ttyS1; hvc0 on arm64) and
+# the kernel console (ttyS0; ttyAMA0 through uart-peer.py on arm64) are
+# kept under build/vm/NAME/. The run fails on any
 # `not ok`, a plan with fewer results than announced, a program that exited
 # with an error, a timeout, or a kernel BUG/WARNING/lockdep/KASAN/lockup
 # report in the console log. It ends with the line "N passed, N failed".
@@ -84,14 +85,19 @@ x86_64)
 	qemu=(qemu-system-x86_64 -machine "pc,accel=$accel" -cpu "$ACCEL_CPU")
 	tap_dev=(-serial "file:$tap" -serial null)
 	shell_tap=(-serial null -serial null)
+	console_dev=(-serial "file:$console")
 	;;
 arm64)
-	# virt has one PL011 (the console); the TAP goes to a virtio console
-	append="console=ttyAMA0 wqrt.tap=hvc0 $base_append"
+	# virt has one PL011 (the console); the TAP goes to a virtio console.
+	# QEMU 7.2's PL011 has no loopback: the host end of the console,
+	# uart-peer.py, keeps the console log and answers the UART tests
+	# (wqrt.uart_peer=: selftests/daemon/wqrtd_uart.sh)
+	append="console=ttyAMA0 wqrt.tap=hvc0 wqrt.uart_peer=ttyAMA0 $base_append"
 	qemu=(qemu-system-aarch64 -machine "virt,accel=$accel" -cpu "$ACCEL_CPU"
 		-device virtio-serial-device)
 	tap_dev=(-chardev "file,id=tap,path=$tap" -device virtconsole,chardev=tap)
 	shell_tap=(-chardev null,id=tap -device virtconsole,chardev=tap)
+	uart_peer=1
 	;;
 esac
 qemu+=(-smp "$smp" -m "$mem" -kernel "$kernel" -initrd "$initrd" -no-reboot)
@@ -99,12 +105,24 @@ qemu+=(-smp "$smp" -m "$mem" -kernel "$kernel" -initrd "$initrd" -no-reboot)
 if [ "$mode" = shell ]; then
 	exec "${qemu[@]}" -nographic -serial mon:stdio "${shell_tap[@]}" -append "$append"
 fi
+console_sock=
+if [ -n "${uart_peer:-}" ]; then
+	# a short path: sun_path holds 108 bytes, a checkout's path may not
+	console_sock=$(mktemp -d /tmp/wqrt-vm.XXXXXX)/console
+	console_dev=(-chardev "socket,id=con,path=$console_sock,server=on,wait=on"
+		-serial chardev:con)
+fi
 
 echo "wqrt-vm: accelerator $ACCEL_REASON"
 echo "wqrt-vm: booting $(basename "$kdir") ($arch, $accel, $smp vCPUs, ${mem} MiB, timeout ${timeout_s}s); logs in $logdir"
-"${qemu[@]}" -display none -monitor none -serial "file:$console" \
+"${qemu[@]}" -display none -monitor none "${console_dev[@]}" \
 	"${tap_dev[@]}" -append "$append" &
 qpid=$!
+peerpid=
+if [ -n "$console_sock" ]; then
+	python3 "$top/selftests/vm/uart-peer.py" "$console_sock" "$console" &
+	peerpid=$!
+fi
 tail -n +1 -f --pid=$qpid "$tap" 2>/dev/null | grep --line-buffered -v '^WQRT-' &
 tailpid=$!
 timed_out=0
@@ -119,6 +137,11 @@ while kill -0 $qpid 2>/dev/null; do
 	waited=$((waited + 1))
 done
 wait $qpid 2>/dev/null || true
+# the peer leaves when QEMU closes the console socket, log written
+if [ -n "$peerpid" ]; then
+	wait "$peerpid" 2>/dev/null || true
+	rm -rf "$(dirname "$console_sock")"
+fi
 sleep 0.3
 kill $tailpid 2>/dev/null || true
 wait $tailpid 2>/dev/null || true
