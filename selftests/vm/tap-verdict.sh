@@ -37,6 +37,13 @@ splats=$(grep -aE "$splat_re" "$console" | head -n 5)
 if [ -n "$splats" ]; then
 	problems+=("the kernel log has BUG/WARNING/lockdep/lockup reports (full log: $console):")
 	while IFS= read -r l; do problems+=("    $l"); done <<<"$splats"
+	# The first report in full (to its end marker, 60 lines at most):
+	# where the log is gone, as in CI, its call trace is all one has.
+	first=$(grep -anE "$splat_re" "$console" | head -n 1 | cut -d: -f1)
+	problems+=("the first report:")
+	while IFS= read -r l; do problems+=("  | $l"); done < <(
+		sed -n "$first,$((first + 59))p" "$console" | tr -d '\r' |
+			sed '/---\[ end trace/q')
 fi
 
 # Count results per plan: each "1..N" opens a plan, which must see N results.
