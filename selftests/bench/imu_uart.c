@@ -1,0 +1,347 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * imu_uart: the IMU-over-UART case of seed 004 for `make bench-imu`.
+ *
+ *   imu_uart [-n FRAMES] [-p PERIOD_US] [-c CPU] [-w WRITER_PRIO]
+ *            [-r READER_PRIO] [-t TAG] [-e] DEVICE
+ *
+ * Puts DEVICE (a 16550) in raw mode and in loopback (TIOCM_LOOP, MCR bit 4,
+ * as uart_loop does), then a SCHED_FIFO writer sends one 32-byte frame per
+ * period, like an IMU, and a SCHED_FIFO reader reads them back. Every byte
+ * the reader gets went through the port's flip buffer, that is through a
+ * flush_to_ldisc() work item on the tty driver's flip workqueue
+ * ("ttyS-serial" for the 8250).
+ *
+ * The writer sleeps to the absolute time t0 + k * PERIOD and then sends
+ * frame k, which carries k and that scheduled time: a writer that wakes up
+ * late still sends every frame, with the time it should have been sent at,
+ * so a late period is measured, never skipped. The reader stamps each frame
+ * with the time the read() that completed it returned.
+ *
+ * After the run, one line per frame on stdout:
+ *   F TAG SEQ WRITER_LATE_NS LATENCY_NS
+ * LATENCY is arrival - scheduled send time, -1 for a frame that never came;
+ * WRITER_LATE is when write() started - scheduled send time. Then
+ *   X TAG frames N received N lost N corrupt N dup N junk_bytes N
+ * Exit 0 when the run took place (lost or corrupt frames are numbers, not
+ * failures), 2 on a usage or setup error.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <pthread.h>
+#include <sched.h>
+#include <stdatomic.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <termios.h>
+#include <time.h>
+#include <unistd.h>
+
+#ifndef TIOCM_LOOP
+#define TIOCM_LOOP 0x8000
+#endif
+
+#define FRAME_LEN	32
+#define MAGIC0		0xa5
+#define MAGIC1		0x5a
+#define NSEC_PER_SEC	1000000000LL
+
+/*
+ * Frame layout (little endian): magic[2], seq u32, scheduled send time u64,
+ * write time u64, 8 bytes of "sensor data", Fletcher-16 of bytes 0..29.
+ */
+struct run {
+	int fd;
+	int cpu;
+	int wprio;
+	int rprio;
+	uint32_t count;
+	int64_t period_ns;
+	int64_t t0;
+	int64_t *wlate;		/* per frame: write start - scheduled */
+	int64_t *lat;		/* per frame: arrival - scheduled, -1 */
+	atomic_uint received;
+	uint32_t corrupt, dup;
+	uint64_t junk;
+	atomic_int stop;
+	int err;
+};
+
+static int64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * NSEC_PER_SEC + ts.tv_nsec;
+}
+
+static void put_le(unsigned char *p, uint64_t v, int n)
+{
+	for (int i = 0; i < n; i++)
+		p[i] = v >> (8 * i);
+}
+
+static uint64_t get_le(const unsigned char *p, int n)
+{
+	uint64_t v = 0;
+
+	for (int i = n - 1; i >= 0; i--)
+		v = v << 8 | p[i];
+	return v;
+}
+
+static uint16_t fletcher16(const unsigned char *p, size_t n)
+{
+	uint16_t a = 0, b = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		a = (a + p[i]) % 255;
+		b = (b + a) % 255;
+	}
+	return b << 8 | a;
+}
+
+static int rt_self(int cpu, int prio, const char *who)
+{
+	struct sched_param sp = { .sched_priority = prio };
+	cpu_set_t set;
+	int e;
+
+	CPU_ZERO(&set);
+	CPU_SET(cpu, &set);
+	e = pthread_setaffinity_np(pthread_self(), sizeof(set), &set);
+	if (!e)
+		e = pthread_setschedparam(pthread_self(), SCHED_FIFO, &sp);
+	if (e)
+		fprintf(stderr, "imu_uart: %s: CPU %d SCHED_FIFO %d: %s\n",
+			who, cpu, prio, strerror(e));
+	return e;
+}
+
+static void *writer(void *arg)
+{
+	struct run *r = arg;
+	unsigned char f[FRAME_LEN];
+
+	if (rt_self(r->cpu, r->wprio, "writer")) {
+		r->err = 1;
+		return NULL;
+	}
+	for (uint32_t k = 0; k < r->count; k++) {
+		int64_t t = r->t0 + k * r->period_ns, w;
+		struct timespec ts = { t / NSEC_PER_SEC, t % NSEC_PER_SEC };
+		size_t off = 0;
+
+		while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) == EINTR)
+			;
+		w = now_ns();
+		f[0] = MAGIC0;
+		f[1] = MAGIC1;
+		put_le(f + 2, k, 4);
+		put_le(f + 6, t, 8);
+		put_le(f + 14, w, 8);
+		for (int i = 0; i < 8; i++)
+			f[22 + i] = k * 31 + i * 7;
+		put_le(f + 30, fletcher16(f, 30), 2);
+		r->wlate[k] = w - t;
+		while (off < FRAME_LEN) {
+			ssize_t n = write(r->fd, f + off, FRAME_LEN - off);
+
+			if (n < 0 && errno != EINTR) {
+				perror("imu_uart: write");
+				r->err = 1;
+				return NULL;
+			}
+			if (n > 0)
+				off += n;
+		}
+	}
+	return NULL;
+}
+
+/* Take the frames out of buf[0..*len) that are complete, stamped at now. */
+static void parse(struct run *r, unsigned char *buf, size_t *len, int64_t now,
+		  int *resync)
+{
+	size_t i = 0;
+
+	while (*len - i >= FRAME_LEN) {
+		unsigned char *f = buf + i;
+		uint32_t seq;
+
+		if (f[0] != MAGIC0 || f[1] != MAGIC1) {
+			r->junk++;
+			i++;
+			continue;
+		}
+		if (get_le(f + 30, 2) != fletcher16(f, 30)) {
+			if (!*resync)
+				r->corrupt++;
+			*resync = 1;
+			r->junk++;
+			i++;
+			continue;
+		}
+		*resync = 0;
+		seq = get_le(f + 2, 4);
+		if (seq >= r->count) {
+			r->corrupt++;
+		} else if (r->lat[seq] >= 0) {
+			r->dup++;
+		} else {
+			r->lat[seq] = now - (int64_t)get_le(f + 6, 8);
+			r->received++;
+		}
+		i += FRAME_LEN;
+	}
+	memmove(buf, buf + i, *len - i);
+	*len -= i;
+}
+
+static void *reader(void *arg)
+{
+	struct run *r = arg;
+	unsigned char buf[8192];
+	size_t len = 0;
+	int resync = 0;
+
+	if (rt_self(r->cpu, r->rprio, "reader")) {
+		r->err = 1;
+		return NULL;
+	}
+	while (!atomic_load(&r->stop) && r->received < r->count) {
+		struct pollfd pfd = { .fd = r->fd, .events = POLLIN };
+		ssize_t n;
+
+		if (poll(&pfd, 1, 100) <= 0)
+			continue;
+		n = read(r->fd, buf + len, sizeof(buf) - len);
+		if (n <= 0)
+			continue;
+		len += n;
+		parse(r, buf, &len, now_ns(), &resync);
+		if (len == sizeof(buf)) {	/* no frame in 8 KiB: drop */
+			r->junk += len;
+			len = 0;
+		}
+	}
+	return NULL;
+}
+
+static void usage(void)
+{
+	fprintf(stderr, "usage: imu_uart [-n FRAMES] [-p PERIOD_US] [-c CPU] [-w WRITER_PRIO] [-r READER_PRIO] [-t TAG] [-e] DEVICE\n");
+	exit(2);
+}
+
+int main(int argc, char **argv)
+{
+	struct run r = { .count = 5000, .period_ns = 1000000, .cpu = 0,
+			 .wprio = 40, .rprio = 30 };
+	const char *tag = "imu";
+	struct termios old, raw;
+	pthread_t wt, rt;
+	int loop = TIOCM_LOOP, echo = 0, c, e;
+	int64_t end;
+
+	while ((c = getopt(argc, argv, "n:p:c:w:r:t:e")) != -1) {
+		switch (c) {
+		case 'n':
+			r.count = strtoul(optarg, NULL, 10);
+			break;
+		case 'p':
+			r.period_ns = strtoll(optarg, NULL, 10) * 1000;
+			break;
+		case 'c':
+			r.cpu = atoi(optarg);
+			break;
+		case 'w':
+			r.wprio = atoi(optarg);
+			break;
+		case 'r':
+			r.rprio = atoi(optarg);
+			break;
+		case 't':
+			tag = optarg;
+			break;
+		case 'e':
+			echo = 1;
+			break;
+		default:
+			usage();
+		}
+	}
+	if (optind != argc - 1 || !r.count || r.count > 10000000 ||
+	    r.period_ns < 10000)
+		usage();
+
+	r.wlate = calloc(r.count, sizeof(*r.wlate));
+	r.lat = malloc(r.count * sizeof(*r.lat));
+	if (!r.wlate || !r.lat)
+		return 2;
+	for (uint32_t k = 0; k < r.count; k++)
+		r.lat[k] = -1;
+	if (mlockall(MCL_CURRENT | MCL_FUTURE))
+		perror("imu_uart: mlockall");
+
+	r.fd = open(argv[optind], O_RDWR | O_NOCTTY | O_NONBLOCK);
+	if (r.fd < 0 || tcgetattr(r.fd, &old)) {
+		fprintf(stderr, "imu_uart: %s: %s\n", argv[optind], strerror(errno));
+		return 2;
+	}
+	raw = old;
+	cfmakeraw(&raw);
+	raw.c_cflag |= CLOCAL | CREAD;
+	raw.c_cflag &= ~CRTSCTS;
+	raw.c_cc[VMIN] = 1;
+	raw.c_cc[VTIME] = 0;
+	cfsetispeed(&raw, B115200);
+	cfsetospeed(&raw, B115200);
+	/* blocking from here on: the writer must never spin on EAGAIN */
+	if (tcsetattr(r.fd, TCSANOW, &raw) ||
+	    (!echo && ioctl(r.fd, TIOCMBIS, &loop)) ||
+	    fcntl(r.fd, F_SETFL, fcntl(r.fd, F_GETFL) & ~O_NONBLOCK)) {
+		fprintf(stderr, "imu_uart: %s: raw mode and loopback: %s\n",
+			argv[optind], strerror(errno));
+		return 2;
+	}
+	tcflush(r.fd, TCIOFLUSH);
+
+	/* first frame 100 ms from now, when both threads are in place */
+	r.t0 = now_ns() + 100000000;
+	e = pthread_create(&rt, NULL, reader, &r);
+	if (!e)
+		e = pthread_create(&wt, NULL, writer, &r);
+	if (e) {
+		fprintf(stderr, "imu_uart: pthread_create: %s\n", strerror(e));
+		return 2;
+	}
+	pthread_join(wt, NULL);
+	/* a frame that is not there 1 s after its last period is lost */
+	end = r.t0 + r.count * r.period_ns + NSEC_PER_SEC;
+	while (r.received < r.count && now_ns() < end && !r.err)
+		usleep(10000);
+	atomic_store(&r.stop, 1);
+	pthread_join(rt, NULL);
+
+	if (!echo)
+		ioctl(r.fd, TIOCMBIC, &loop);
+	tcsetattr(r.fd, TCSANOW, &old);
+	close(r.fd);
+	if (r.err)
+		return 2;
+
+	for (uint32_t k = 0; k < r.count; k++)
+		printf("F %s %u %lld %lld\n", tag, k, (long long)r.wlate[k],
+		       (long long)r.lat[k]);
+	printf("X %s frames %u received %u lost %u corrupt %u dup %u junk_bytes %llu\n",
+	       tag, r.count, r.received, r.count - r.received, r.corrupt, r.dup,
+	       (unsigned long long)r.junk);
+	return 0;
+}
