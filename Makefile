@@ -38,7 +38,7 @@ help:
 	@echo "  make e2e           the user's day in a Debian + systemd VM on the patched kernel"
 	@echo "  make vm-run SCRIPT=path/to/script.sh   run a script in the VM"
 	@echo "  make vm-shell      interactive shell in the VM (Ctrl-a x quits)"
-	@echo "  make bench         benchmarks: dispatch latency under load, enqueue throughput, flush rates (build/bench/)"
+	@echo "  make bench         benchmarks: dispatch latency under load, enqueue throughput, flush rates, IMU over UART (build/bench/)"
 	@echo "  make install       install wqrtd, wqrtctl, the unit, man pages (DESTDIR, PREFIX)"
 	@echo "  make uninstall     remove what make install installed (same DESTDIR, PREFIX)"
 	@echo "  make deb           the Debian packages wqrtd and wqrt-selftests in build/deb/"
@@ -163,8 +163,8 @@ distclean: clean
 	rm -rf $(BUILD)
 
 # Benchmarks: numbers, never tests. Tables and plots under build/bench/.
-.PHONY: bench bench-latency bench-enqueue bench-flush
-bench: bench-latency bench-enqueue bench-flush
+.PHONY: bench bench-latency bench-enqueue bench-flush bench-imu
+bench: bench-latency bench-enqueue bench-flush bench-imu
 
 bench-latency: deps
 	@selftests/bench/run.sh latency
@@ -174,3 +174,8 @@ bench-enqueue: deps
 
 bench-flush: deps
 	@selftests/bench/run.sh flush
+
+# seed 004: IMU frames through the 8250's flip buffer workqueue under
+# load (ROUNDS, COUNT frames per run)
+bench-imu: deps
+	@selftests/bench/run.sh imu

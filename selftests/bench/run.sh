@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# run.sh latency|enqueue|flush: `make bench-latency` / `make bench-enqueue` /
-# `make bench-flush`.
+# run.sh latency|enqueue|flush|imu: `make bench-latency` / `make bench-enqueue` /
+# `make bench-flush` / `make bench-imu`.
 # Numbers, not tests: every figure is measured side by side in one run, the
 # variants interleaved, and reported as a table (markdown) and a plot (PNG)
 # under build/bench/.
@@ -12,7 +12,7 @@ top=$(cd "$(dirname "$0")/../.." && pwd)
 build=${WQRT_BUILD:-$top/build}
 out=$build/bench
 mkdir -p "$out"
-what=${1:?usage: run.sh latency|enqueue|flush}
+what=${1:?usage: run.sh latency|enqueue|flush|imu}
 
 build_flavour() { # FLAVOUR -> builds kernel + bench module, prints stage dir
 	local k=$1 stage=$out/stage-$1
@@ -175,8 +175,170 @@ flush)
 	cat "$out/flush.md"
 	echo "bench: table $out/flush.md, raw samples $raw (copies under selftests/bench/results/flush-$date.*)"
 	;;
+imu)
+	# seed 004: IMU frames through the 8250's flip buffer workqueue
+	# (ttyS-serial) in loopback, one boot, the variants interleaved. The
+	# perf flavour has the 8250 (x86_64.config) but no trace events:
+	# vm-imu.sh says so, and the queue_work -> flush_to_ldisc column
+	# says "not measured".
+	stage=$(build_flavour perf)
+	gcc -static -O2 -Wall -Wextra -Werror -pthread \
+		-o "$stage/imu_uart" "$top/selftests/bench/imu_uart.c"
+	rounds=${ROUNDS:-5} count=${COUNT:-5000} period_us=1000
+	cp "$top/selftests/bench/vm-imu.sh" "$stage/vm-imu.sh"
+	# the script's settings travel in its first lines
+	sed -i "s/^ROUNDS=.*/ROUNDS=$rounds/; s/^COUNT=.*/COUNT=$count/" "$stage/vm-imu.sh"
+	boot perf "$stage/vm-imu.sh" imu $((600 + rounds * 4 * (count / 1000 + 30)))
+	log=$out/imu.log
+	grep -q '^I kernel' "$log" || { cat "$out/imu.vmout"; exit 1; }
+	grep '^E ' "$log" && { cat "$out/imu.vmout"; exit 1; }
+	variants="default nice-20 fifo20-cpu0 fifo20-cpu0-private-reserve"
+	d=$out/imu
+	rm -rf "$d"
+	mkdir -p "$d"
+	# per variant and round: latencies (ns) of the frames that came,
+	# inter-arrival deviation |arrival(k) - arrival(k-1) - period| (ns)
+	# between consecutive frames that both came, writer lateness (ns)
+	awk -v d="$d" -v p=$((period_us * 1000)) '
+	$1 == "F" {
+		k = $2 "." $3
+		print $5 >(d "/wl." k)
+		if ($6 < 0)
+			next
+		print $6 >(d "/lat." k)
+		a = $4 * p + $6
+		if ((k in last) && last[k] == $4 - 1) {
+			j = a - arr[k] - p
+			print (j < 0 ? -j : j) >(d "/jit." k)
+		}
+		last[k] = $4
+		arr[k] = a
+	}
+	$1 == "T" { print $4 >(d "/trace." $2 "." $3) }' "$log"
+	pct() { # FILES...: count p50 p99 p99.9 max (us) of their numbers
+		cat "$@" 2>/dev/null | percentiles
+	}
+	late() { # NS FILES...: % of the frames sent that came later than NS or never
+		local ns=$1
+		shift
+		cat "$@" 2>/dev/null | awk -v ns="$ns" -v n="$sent" -v lost="$lost" \
+			'$1 > ns { l++ } END { printf "%.2f", n ? 100 * (l + lost) / n : 0 }'
+	}
+	xsum() { # FIELD VARIANT [ROUND]: sum of an X line field
+		awk -v f="$1" -v v="$2" -v r="${3:-}" '$1 == "X" && $2 == v && (r == "" || $3 == r) {
+			for (i = 4; i < NF; i += 2) if ($i == f) s += $(i + 1) } END { print s + 0 }' "$log"
+	}
+	trace_cell() { # FILES...: "p50 / p99 / max" us or "not measured"
+		if cat "$@" 2>/dev/null | grep -q .; then
+			pct "$@" | awk '{ printf "%s / %s / %s (%d)", $2, $3, $5, $1 }'
+		else
+			echo "not measured"
+		fi
+	}
+	date=$(date -u +%Y-%m-%d)
+	table=$out/imu.md
+	{
+		echo "# IMU frames over a UART under load ($date)"
+		echo
+		echo "Seed 004's case: 32-byte frames, one every ${period_us} us from an"
+		echo "absolute-time clock, through the VM's third 16550 (ttyS2) in"
+		echo "loopback, so every byte goes through the 8250's flip buffer"
+		echo "workqueue ttyS-serial (flush_to_ldisc) to a reader. Latency: the"
+		echo "reader's read() return - the frame's scheduled send time (a late"
+		echo "writer is counted, no period is skipped). Late: frames later than"
+		echo "the deadline, or lost, over the frames sent; the deadline is 2"
+		echo "periods (2 ms: the next frame is due and the previous one is still"
+		echo "missing, the IMU timestamp duplication of seed 004), 1 period beside"
+		echo "it. Jitter: |inter-arrival - period| between consecutive frames."
+		echo "QEMU's 16550 does not pace the line at 115200 baud, and raises the"
+		echo "receive interrupt for a FIFO below its trigger level after 4"
+		echo "character times (about 350 us): that is in every variant's floor."
+		echo "Kernel: patched perf flavour (PREEMPT_RT, lock_stat, no trace"
+		echo "events) under QEMU, accelerator $(accel_of imu) ($(sed -n 2p "$out/imu.accel" 2>/dev/null)),"
+		echo "$(qemu-system-x86_64 --version | head -n 1)."
+		echo
+		echo '```'
+		grep '^I ' "$log" | cut -c3-
+		grep '^O ' "$log" | sed 's/^O /round /'
+		echo '```'
+		echo
+		echo "Variants (the workqueue's attributes as each run saw them are the"
+		echo "W lines of the raw samples): default (policy normal, nice 0, all"
+		echo "CPUs); nice-20 (what mainline allows); fifo20-cpu0 (policy fifo,"
+		echo "rtprio 20, cpumask CPU 0, the writer's and the reader's CPU);"
+		echo "fifo20-cpu0-private-reserve (the same plus private 1,"
+		echo "nr_idle_extra 2)."
+		echo
+		echo "## All rounds"
+		echo
+		echo "Pooled over the rounds; [min-max] of the per-round figures."
+		echo
+		echo "| variant | rounds | frames | lost | corrupt | p50 us | p99 us [rounds] | p99.9 us | max us [rounds] | late > 2 ms % [rounds] | late > 1 ms % [rounds] | jitter p99 us | queue_work -> flush_to_ldisc p50 / p99 / max us (n) |"
+		echo "|---|---|---|---|---|---|---|---|---|---|---|---|---|"
+		for v in $variants; do
+			rs=$(awk -v v=$v '$1 == "X" && $2 == v { print $3 }' "$log" | sort -n | xargs)
+			if [ -z "$rs" ]; then
+				echo "| $v | 0 | skipped: $(awk -v v=$v '$1 == "V" && $2 == v { $1 = $2 = $3 = ""; print; exit }' "$log" | sed 's/^ *skipped: //') | | | | | | | | | | |"
+				continue
+			fi
+			sent=$(xsum frames $v) lost=$(xsum lost $v)
+			read -r n p50 p99 p999 max < <(pct "$d"/lat.$v.*)
+			rp99= rmax= r2= r1=
+			for r in $rs; do
+				read -r _ _ q99 _ qmax < <(pct "$d/lat.$v.$r")
+				rp99="$rp99 $q99" rmax="$rmax $qmax"
+				r2="$r2 $(sent=$(xsum frames $v $r) lost=$(xsum lost $v $r) late $((2 * period_us * 1000)) "$d/lat.$v.$r")"
+				r1="$r1 $(sent=$(xsum frames $v $r) lost=$(xsum lost $v $r) late $((period_us * 1000)) "$d/lat.$v.$r")"
+			done
+			range() { echo "$@" | tr ' ' '\n' | sort -g | awk 'NR == 1 { a = $1 } { b = $1 } END { printf "[%s-%s]", a, b }'; }
+			read -r _ _ j99 _ _ < <(pct "$d"/jit.$v.*)
+			echo "| $v | $(echo $rs | wc -w) | $sent | $lost | $(xsum corrupt $v) | $p50 | $p99 $(range $rp99) | $p999 | $max $(range $rmax) | $(late $((2 * period_us * 1000)) "$d"/lat.$v.*) $(range $r2) | $(late $((period_us * 1000)) "$d"/lat.$v.*) $(range $r1) | $j99 | $(trace_cell "$d"/trace.$v.*) |"
+		done
+		echo
+		echo "## Per round"
+		echo
+		echo "| variant | round | frames | lost | corrupt | p50 us | p99 us | p99.9 us | max us | late > 2 ms % | late > 1 ms % | jitter p50 / p99 / p99.9 / max us | writer late p99 / max us | queue_work -> flush_to_ldisc p50 / p99 / max us (n) |"
+		echo "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"
+		for v in $variants; do
+			for r in $(awk -v v=$v '$1 == "X" && $2 == v { print $3 }' "$log" | sort -n); do
+				sent=$(xsum frames $v $r) lost=$(xsum lost $v $r)
+				read -r _ p50 p99 p999 max < <(pct "$d/lat.$v.$r")
+				read -r _ j50 j99 j999 jmax < <(pct "$d/jit.$v.$r")
+				read -r _ _ w99 _ wmax < <(pct "$d/wl.$v.$r")
+				echo "| $v | $r | $sent | $lost | $(xsum corrupt $v $r) | $p50 | $p99 | $p999 | $max | $(late $((2 * period_us * 1000)) "$d/lat.$v.$r") | $(late $((period_us * 1000)) "$d/lat.$v.$r") | $j50 / $j99 / $j999 / $jmax | $w99 / $wmax | $(trace_cell "$d/trace.$v.$r") |"
+			done
+		done
+		echo
+		grep '^V ' "$log" | sed 's/^V \([^ ]*\) \([^ ]*\) /- \1, round \2: /' || true
+	} >"$table"
+	# Survival curve: the share of frames at least this late, per variant
+	for v in $variants; do
+		cat "$d"/lat.$v.* 2>/dev/null | sort -n | awk '{ x[NR] = $1 / 1000 }
+			END { for (i = 1; i <= NR; i++) print x[i], (NR - i + 1) / NR }' \
+			>"$d/surv.$v.dat"
+	done
+	gnuplot <<GP
+set terminal pngcairo size 1000,600 noenhanced
+set output "$out/imu.png"
+set title "IMU frames through ttyS2 under load: share of frames at least this late (1-CDF)"
+set logscale xy
+set xlabel "frame latency, scheduled send to read() return (us)"
+set ylabel "share of frames"
+set arrow from $((2 * period_us)), graph 0 to $((2 * period_us)), graph 1 nohead dt 2
+set label "deadline 2 ms" at $((2 * period_us)), graph 0.5 offset 1,0
+set key bottom left
+set grid
+plot for [v in "$variants"] "$d/surv.".v.".dat" using 1:2 with lines lw 2 title v
+GP
+	res=$top/selftests/bench/results
+	cp "$table" "$res/imu-$date.md"
+	cp "$out/imu.png" "$res/imu-$date.png"
+	grep -E '^[IOFXWTV] ' "$log" | xz -9 >"$res/imu-$date.raw.xz"
+	cat "$table"
+	echo "bench: table $table, plot $out/imu.png, raw samples $log (copies under selftests/bench/results/imu-$date.*)"
+	;;
 *)
-	echo "usage: run.sh latency|enqueue|flush" >&2
+	echo "usage: run.sh latency|enqueue|flush|imu" >&2
 	exit 2
 	;;
 esac
