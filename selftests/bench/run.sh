@@ -188,7 +188,7 @@ imu)
 	cp "$top/selftests/bench/vm-imu.sh" "$stage/vm-imu.sh"
 	# the script's settings travel in its first lines
 	sed -i "s/^ROUNDS=.*/ROUNDS=$rounds/; s/^COUNT=.*/COUNT=$count/" "$stage/vm-imu.sh"
-	boot perf "$stage/vm-imu.sh" imu $((600 + rounds * 4 * (count / 1000 + 30)))
+	boot perf "$stage/vm-imu.sh" imu $((900 + rounds * 4 * (count / 1000 + 45)))
 	log=$out/imu.log
 	grep -q '^I kernel' "$log" || { cat "$out/imu.vmout"; exit 1; }
 	grep '^E ' "$log" && { cat "$out/imu.vmout"; exit 1; }
