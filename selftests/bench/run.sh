@@ -256,6 +256,8 @@ imu)
 		echo "Kernel: patched perf flavour (PREEMPT_RT, lock_stat, no trace"
 		echo "events) under QEMU, accelerator $(accel_of imu) ($(sed -n 2p "$out/imu.accel" 2>/dev/null)),"
 		echo "$(qemu-system-x86_64 --version | head -n 1)."
+		kcfg=$build/kernel-perf/obj/.config
+		echo "Kernel config: $(grep -E '^CONFIG_HZ=' "$kcfg"), $(grep -q '^CONFIG_FTRACE=y' "$kcfg" && echo "FTRACE on" || echo "FTRACE off (no trace events)")."
 		echo
 		echo '```'
 		grep '^I ' "$log" | cut -c3-
