@@ -17,8 +17,8 @@
 #                                 work item, when the kernel has the events
 #   V VARIANT ROUND skipped: why  a variant this kernel refuses
 
-COUNT=${COUNT:-5000}
-PERIOD_US=${PERIOD_US:-1000}
+COUNT=${COUNT:-1000}
+PERIOD_US=${PERIOD_US:-10000}
 ROUNDS=${ROUNDS:-5}
 # The writer, the reader and, in the fifo variants, the workqueue share
 # one CPU, as an IMU application and its UART would on a small board.
