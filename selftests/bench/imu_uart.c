@@ -70,6 +70,7 @@ struct run {
 	uint32_t corrupt, dup;
 	uint64_t junk;
 	atomic_int stop;
+	atomic_int reader_ready;
 	int err;
 };
 
@@ -133,6 +134,16 @@ static void *writer(void *arg)
 		r->err = 1;
 		return NULL;
 	}
+	/*
+	 * The first period starts once both threads run where they should:
+	 * a start stamped before them would count their creation as lateness
+	 * of the first frames.
+	 */
+	while (!atomic_load(&r->reader_ready) && !r->err)
+		usleep(1000);
+	if (r->err)
+		return NULL;
+	r->t0 = now_ns() + 100000000;
 	for (uint32_t k = 0; k < r->count; k++) {
 		int64_t t = r->t0 + k * r->period_ns, w;
 		struct timespec ts = { t / NSEC_PER_SEC, t % NSEC_PER_SEC };
@@ -215,6 +226,7 @@ static void *reader(void *arg)
 		r->err = 1;
 		return NULL;
 	}
+	atomic_store(&r->reader_ready, 1);
 	while (!atomic_load(&r->stop) && r->received < r->count) {
 		struct pollfd pfd = { .fd = r->fd, .events = POLLIN };
 		ssize_t n;
@@ -246,6 +258,7 @@ int main(int argc, char **argv)
 			 .wprio = 40, .rprio = 30 };
 	const char *tag = "imu";
 	struct termios old, raw;
+	pthread_attr_t attr;
 	pthread_t wt, rt;
 	int loop = TIOCM_LOOP, echo = 0, c, e;
 	int64_t end;
@@ -313,11 +326,14 @@ int main(int argc, char **argv)
 	}
 	tcflush(r.fd, TCIOFLUSH);
 
-	/* first frame 100 ms from now, when both threads are in place */
-	r.t0 = now_ns() + 100000000;
-	e = pthread_create(&rt, NULL, reader, &r);
+	/* small stacks: mlockall() populates every page of them */
+	e = pthread_attr_init(&attr);
 	if (!e)
-		e = pthread_create(&wt, NULL, writer, &r);
+		e = pthread_attr_setstacksize(&attr, 256 * 1024);
+	if (!e)
+		e = pthread_create(&rt, &attr, reader, &r);
+	if (!e)
+		e = pthread_create(&wt, &attr, writer, &r);
 	if (e) {
 		fprintf(stderr, "imu_uart: pthread_create: %s\n", strerror(e));
 		return 2;
