@@ -184,9 +184,9 @@ imu)
 	stage=$(build_flavour perf)
 	gcc -static -O2 -Wall -Wextra -Werror -pthread \
 		-o "$stage/imu_uart" "$top/selftests/bench/imu_uart.c"
-	# 100 frames/s: under TCG the emulated UART path costs 2-3 ms of
-	# guest time per 32-byte frame, and at 1 kHz the writer fell up to
-	# 16 s behind its schedule (results/imu-2026-11-30-1khz-saturated.*)
+	# 100 frames/s: under TCG, 5000 frames at 1 kHz took 9 to 21 s to
+	# send, the writer up to 16 s behind its schedule in every variant
+	# (results/imu-2026-11-30-1khz-saturated.*)
 	rounds=${ROUNDS:-5} count=${COUNT:-1000} period_us=${PERIOD_US:-10000}
 	cp "$top/selftests/bench/vm-imu.sh" "$stage/vm-imu.sh"
 	# the script's settings travel in its first lines
