@@ -29,6 +29,7 @@ boot() { # FLAVOUR SCRIPT NAME TIMEOUT: run SCRIPT in the VM, log in $out/NAME.l
 	local k=$1 script=$2 name=$3 t=$4 stage
 	stage=$out/stage-$k
 	cp "$script" "$stage/run.sh"
+	cp "$top/selftests/bench/load.sh" "$stage/"
 	"$top/selftests/vm/vm.sh" script "$k" "$stage/run.sh" \
 		--name "bench-$name" --timeout "$t" >"$out/$name.vmout" 2>&1 || true
 	cp "$build/vm/bench-$name/tap.log" "$out/$name.log"

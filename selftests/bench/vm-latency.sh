@@ -19,19 +19,9 @@ insmod /wqrt/wqrt_bench.ko || { echo "E cannot load wqrt_bench.ko"; exit 1; }
 ncpu=$(nproc)
 echo "I kernel $(uname -r) vcpus $ncpu count $COUNT period_us $PERIOD_US rounds $ROUNDS"
 
-# The load: a nice-0 CPU hog per vCPU, a fork loop and a pipe stream.
-pids=
-i=0
-while [ $i -lt "$ncpu" ]; do
-	sh -c 'while :; do :; done' &
-	pids="$pids $!"
-	i=$((i + 1))
-done
-sh -c 'while :; do /bin/true; done' &
-pids="$pids $!"
-sh -c 'dd if=/dev/zero bs=4k 2>/dev/null | cat >/dev/null' &
-pids="$pids $!"
-echo "I load: $ncpu nice-0 CPU hogs, a fork loop, a pipe stream"
+# The load, as in every latency benchmark (load.sh).
+. "$(dirname "$0")/load.sh"
+start_load
 
 setattr() { # ATTR VALUE: fails the variant when the kernel refuses
 	[ -e "$wq/$1" ] || return 1
@@ -106,5 +96,5 @@ while [ $r -le "$ROUNDS" ]; do
 	r=$((r + 1))
 done
 reset_wq
-kill $pids 2>/dev/null
+stop_load
 exit 0
