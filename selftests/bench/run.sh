@@ -179,9 +179,9 @@ flush)
 imu)
 	# seed 004: IMU frames through the 8250's flip buffer workqueue
 	# (ttyS-serial) in loopback, one boot, the variants interleaved. The
-	# perf flavour has the 8250 (x86_64.config) but no trace events:
-	# vm-imu.sh says so, and the queue_work -> flush_to_ldisc column
-	# says "not measured".
+	# perf flavour has the 8250 (x86_64.config) and the trace events
+	# (perf.config); on a kernel without them vm-imu.sh says so and the
+	# queue_work -> flush_to_ldisc column says "not measured".
 	stage=$(build_flavour perf)
 	gcc -static -O2 -Wall -Wextra -Werror -pthread \
 		-o "$stage/imu_uart" "$top/selftests/bench/imu_uart.c"
@@ -269,8 +269,8 @@ imu)
 		echo "QEMU's 16550 passes the bytes on without pacing them at 115200 baud;"
 		echo "a receive FIFO below its trigger level raises its interrupt only"
 		echo "after a character timeout, which is in every variant's floor."
-		echo "Kernel: patched perf flavour (PREEMPT_RT, lock_stat, no trace"
-		echo "events) under QEMU, accelerator $(accel_of imu) ($(sed -n 2p "$out/imu.accel" 2>/dev/null)),"
+		echo "Kernel: patched perf flavour (PREEMPT_RT, lock_stat, trace events"
+		echo "when FTRACE is on, below) under QEMU, accelerator $(accel_of imu) ($(sed -n 2p "$out/imu.accel" 2>/dev/null)),"
 		echo "$(qemu-system-x86_64 --version | head -n 1)."
 		kcfg=$build/kernel-perf/obj/.config
 		echo "Kernel config: $(grep -E '^CONFIG_HZ=' "$kcfg"), $(grep -q '^CONFIG_FTRACE=y' "$kcfg" && echo "FTRACE on" || echo "FTRACE off (no trace events)")."
