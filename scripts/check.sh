@@ -61,10 +61,12 @@ f=$(grep -c ': FINDING' "$log")
 [ "$rc" = 0 ] || [ "$f" -gt 0 ] || f=1
 record fuzz "$p" "$f"
 
-stage "harness: the QEMU accelerator choice (host side)"
+stage "harness: the QEMU accelerator choice and the arm64 console's host end (host side)"
 log=$results/harness.log
-selftests/vm/test-accel.sh | tee "$log"
-rc=${PIPESTATUS[0]}
+selftests/vm/test-accel.sh >"$log"
+rc=$?
+selftests/vm/test-uart-peer.sh >>"$log" || rc=1
+cat "$log"
 p=$(grep -cE '^ok ' "$log")
 f=$(grep -cE '^not ok ' "$log")
 [ "$rc" = 0 ] || [ "$f" -gt 0 ] || f=1
