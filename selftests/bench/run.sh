@@ -14,23 +14,34 @@ out=$build/bench
 mkdir -p "$out"
 what=${1:?usage: run.sh latency|enqueue|flush|imu}
 
-build_flavour() { # FLAVOUR -> builds kernel + bench module, prints stage dir
-	local k=$1 stage=$out/stage-$1
-	"$top/kernel/scripts/build.sh" "$k" >&2
+# A kernel is a flavour (perf, perf-plain, ...) or FLAVOUR@N: the flavour
+# with only the first N patches of the series, built in a tree of its own
+# (FLAVOUR-pN) for a per-patch A/B.
+build_flavour() { # KERNEL -> builds kernel + bench module, prints stage dir
+	local k=$1 stage=$out/stage-$1 flavour=${1%@*} kdir
+	if [ "$k" != "$flavour" ]; then
+		WQRT_TREE=$flavour-p${k#*@} "$top/kernel/scripts/build.sh" \
+			"$flavour" "${k#*@}" >&2
+	else
+		"$top/kernel/scripts/build.sh" "$k" >&2
+	fi
+	# the tree just built: build/kernel-FLAVOUR points at it
+	kdir=$(readlink -f "$build/kernel-$flavour")
 	make --no-print-directory -C "$top/selftests/bench" \
-		KDIR="$build/kernel-$k/obj" OUT="$out/module-$k" >/dev/null
+		KDIR="$kdir/obj" OUT="$out/module-$k" >/dev/null
 	rm -rf "$stage"
 	mkdir -p "$stage"
 	cp "$out/module-$k/wqrt_bench.ko" "$stage/"
+	echo "$kdir" >"$stage/.kdir"
 	echo "$stage"
 }
 
-boot() { # FLAVOUR SCRIPT NAME TIMEOUT: run SCRIPT in the VM, log in $out/NAME.log
+boot() { # KERNEL SCRIPT NAME TIMEOUT: run SCRIPT in the VM, log in $out/NAME.log
 	local k=$1 script=$2 name=$3 t=$4 stage
 	stage=$out/stage-$k
 	cp "$script" "$stage/run.sh"
 	cp "$top/selftests/bench/load.sh" "$stage/"
-	"$top/selftests/vm/vm.sh" script "$k" "$stage/run.sh" \
+	"$top/selftests/vm/vm.sh" script "$(cat "$stage/.kdir")" "$stage/run.sh" \
 		--name "bench-$name" --timeout "$t" >"$out/$name.vmout" 2>&1 || true
 	cp "$build/vm/bench-$name/tap.log" "$out/$name.log"
 	# The accelerator the numbers were measured with goes with them.
@@ -112,8 +123,9 @@ GP
 enqueue)
 	rounds=${ROUNDS:-3}
 	# plain 6.12, the series (a deferred task pointer), the series with a
-	# wake_q instead (kernel/variants/wake-q): booted in turn, every round
-	kernels="perf-plain perf perf-alt"
+	# wake_q instead (kernel/variants/wake-q): booted in turn, every
+	# round. KERNELS="perf@2 perf@3" measures what patch 3 alone does.
+	kernels=${KERNELS:-perf-plain perf perf-alt}
 	for k in $kernels; do
 		build_flavour "$k" >/dev/null
 	done
@@ -126,7 +138,12 @@ enqueue)
 		done
 	done
 	{
-		"$top/selftests/bench/enqueue-table.sh" "$out/enqueue.raw"
+		if [ -n "${KERNELS:-}" ]; then
+			# shellcheck disable=SC2086 # one kernel a word
+			"$top/selftests/bench/enqueue-table.sh" "$out/enqueue.raw" $kernels
+		else
+			"$top/selftests/bench/enqueue-table.sh" "$out/enqueue.raw"
+		fi
 		echo
 		echo "QEMU accelerator of each boot (selftests/vm/accel.sh):"
 		for r in $(seq 1 "$rounds"); do
