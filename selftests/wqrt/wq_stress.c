@@ -181,7 +181,7 @@ TEST_F_TIMEOUT(stress, ordered_in_order, 200)
  * write reaches that second stop every time; the hotplug path only when
  * nothing fair runs on the CPU during the teardown.
  */
-#define FAIR_SERVER_DIR "/sys/kernel/debug/sched/fair_server"
+#define CPU1_FAIR_RUNTIME "/sys/kernel/debug/sched/fair_server/cpu1/runtime"
 #define RT_RUNTIME "/proc/sys/kernel/sched_rt_runtime_us"
 
 FIXTURE(sched) {
@@ -191,15 +191,13 @@ FIXTURE(sched) {
 
 FIXTURE_SETUP(sched)
 {
-	char p[128];
-
 	self->kmsg = -1;
 	self->rt_runtime[0] = '\0';
-	snprintf(p, sizeof(p), FAIR_SERVER_DIR "/cpu1/runtime");
 	if (cpu_count_possible() < 2 || !cpu_hotpluggable(1))
 		SKIP(return, "needs a second CPU");
-	if (!wqrt_exists(p))
-		SKIP(return, "no %s (CONFIG_SCHED_DEBUG, debugfs)", p);
+	if (!wqrt_exists(CPU1_FAIR_RUNTIME))
+		SKIP(return, "no %s (CONFIG_SCHED_DEBUG, debugfs)",
+		     CPU1_FAIR_RUNTIME);
 	ASSERT_EQ(0, cpu_set_online(1, true));
 	/*
 	 * RT throttling would give the starved task its CPU back before the
@@ -271,13 +269,12 @@ static void *fair_victim(void *arg)
 
 TEST_F_TIMEOUT(sched, fair_server_stopped_twice, 60)
 {
-	char p[128], runtime[32], reports[1024];
+	char runtime[32], reports[1024];
 	struct starve st = {};
 	pthread_t hog, victim;
 	int round, n;
 
-	snprintf(p, sizeof(p), FAIR_SERVER_DIR "/cpu1/runtime");
-	ASSERT_LE(0, wqrt_read(p, runtime, sizeof(runtime)));
+	ASSERT_LE(0, wqrt_read(CPU1_FAIR_RUNTIME, runtime, sizeof(runtime)));
 	pin_self(0);
 	for (round = 0; round < 3; round++) {
 		st.stop = 0;
@@ -292,14 +289,14 @@ TEST_F_TIMEOUT(sched, fair_server_stopped_twice, 60)
 		 * anything else fair from starting it again. Rewriting the
 		 * runtime (same value) stops it once more.
 		 */
-		n = wqrt_write(p, runtime);
+		n = wqrt_write(CPU1_FAIR_RUNTIME, runtime);
 		__atomic_store_n(&st.stop, 1, __ATOMIC_RELEASE);
 		pthread_join(hog, NULL);
 		ASSERT_EQ(0, st.err) {
 			TH_LOG("SCHED_FIFO: %s", strerror(st.err));
 		}
 		ASSERT_EQ(0, n) {
-			TH_LOG("writing %s: %s", p, strerror(-n));
+			TH_LOG("writing %s: %s", CPU1_FAIR_RUNTIME, strerror(-n));
 		}
 		/* the FIFO loop really starved it, the fair server ended that */
 		EXPECT_LT(0.3, st.gap);
