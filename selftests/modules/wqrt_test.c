@@ -12,8 +12,9 @@
  *                     that ran it: "pid= comm= policy= rtprio= nice= cpu="
  *                     <key>: unbound ordered reclaim twin cull fresh
  *                     system system_unbound
- *   burst             write "wq=<key> n=<N> hold_ms=<ms>": queue N items
- *                     that each block until all N run (or hold_ms passes);
+ *   burst             write "wq=<key> n=<N> hold_ms=<ms> [keep_ms=<ms>]":
+ *                     queue N items that each block until all N run (or
+ *                     hold_ms passes), then keep their worker keep_ms more;
  *                     read: summary line + one line per item
  *   ordered_check     write "n=<N> [wq=<key>] [delay_us=] [pause_every=]
  *                     [pause_us=] [timeout_s=]": N items on the ordered
@@ -332,6 +333,7 @@ static const struct file_operations cmd_fops = {
 struct burst_ctx {
 	unsigned int n;
 	unsigned int hold_ms;
+	unsigned int keep_ms;
 	atomic_t started;
 	atomic_t running;
 	atomic_t max_running;
@@ -370,6 +372,9 @@ static void burst_fn(struct work_struct *work)
 	wait_event_timeout(ctx->wait,
 			   atomic_read(&ctx->started) >= ctx->n,
 			   msecs_to_jiffies(ctx->hold_ms));
+	/* the worker stays busy, e.g. while a test watches its pool refill */
+	if (ctx->keep_ms)
+		msleep(ctx->keep_ms);
 	atomic_dec(&ctx->running);
 }
 
@@ -401,11 +406,12 @@ static int burst_run(struct workqueue_struct *wq, struct burst_item *items,
 static ssize_t burst_cmd(char *args, struct seq_buf *out)
 {
 	const char *key = "unbound";
-	unsigned int n = 8, hold_ms = 2000;
+	unsigned int n = 8, hold_ms = 2000, keep_ms = 0;
 	struct kv kvs[] = {
 		{ "wq", &key, NULL, 0 },
 		{ "n", NULL, &n, MAX_BURST },
 		{ "hold_ms", NULL, &hold_ms, 60000 },
+		{ "keep_ms", NULL, &keep_ms, 60000 },
 	};
 	struct burst_item *items;
 	struct burst_ctx ctx = {};
@@ -425,6 +431,7 @@ static ssize_t burst_cmd(char *args, struct seq_buf *out)
 		return -ENOMEM;
 	ctx.n = n;
 	ctx.hold_ms = hold_ms;
+	ctx.keep_ms = keep_ms;
 	maxrun = burst_run(t->wq, items, &ctx);
 
 	for (i = 0; i < n; i++) {

@@ -15,10 +15,17 @@
  *    over the workqueue's pods with ERANGE, and change nothing;
  *  - a pool whose worker creation stalls (kthreadd stuck, emulated with
  *    workqueue.debug_create_delay_ms) while a reserve is being refilled
- *    still runs the item of a WQ_MEM_RECLAIM workqueue on its rescuer.
+ *    still runs the item of a WQ_MEM_RECLAIM workqueue on its rescuer;
+ *  - the reserve of an RT pool is refilled while SCHED_FIFO loops of a
+ *    lower priority occupy every CPU: its own workers refill it, not a
+ *    SCHED_NORMAL kworker, an irq_work or a timer, none of which runs then.
  *
  * SKIPs on kernels without the attribute.
  */
+#define _GNU_SOURCE
+#include <pthread.h>
+#include <sched.h>
+
 #include "kselftest_harness.h"
 #include "wqrt_lib.h"
 
@@ -397,6 +404,145 @@ TEST_F_TIMEOUT(nie, rescuer_runs_while_creation_stalls, 180)
 		       REC, lat, DELAY_MS);
 	}
 	EXPECT_EQ(1, kv_long(out, "rescuer", -1));
+}
+
+/* ---- the reserve under RT load ---- */
+
+#define HOG_PRIO	10	/* above irq_work/N and ktimers/N (FIFO 1) */
+#define POOL_PRIO	20	/* above the loops: the pool's workers run */
+#define WATCH_PRIO	50	/* the test itself, above both */
+#define HOG_MAX_S	10.0	/* the loops end by themselves after this */
+
+struct fifo_loops {
+	int ncpu;
+	int err;
+	int stop;
+	pthread_t thread[64];
+};
+
+static struct fifo_loop_arg {
+	struct fifo_loops *loops;
+	int cpu;
+} loop_args[64];
+
+static void *fifo_loop(void *arg)
+{
+	struct fifo_loop_arg *a = arg;
+	struct sched_param sp = { .sched_priority = HOG_PRIO };
+	double end = wqrt_now() + HOG_MAX_S;
+	cpu_set_t set;
+	int err;
+
+	CPU_ZERO(&set);
+	CPU_SET(a->cpu, &set);
+	err = pthread_setaffinity_np(pthread_self(), sizeof(set), &set);
+	if (!err)
+		err = pthread_setschedparam(pthread_self(), SCHED_FIFO, &sp);
+	if (err) {
+		__atomic_store_n(&a->loops->err, err, __ATOMIC_RELEASE);
+		return NULL;
+	}
+	while (!__atomic_load_n(&a->loops->stop, __ATOMIC_ACQUIRE) &&
+	       wqrt_now() < end)
+		;
+	return NULL;
+}
+
+struct burst_thread {
+	pthread_t thread;
+	char out[WQRT_RESULT_MAX];
+	int ret;
+};
+
+static void *burst_in_thread(void *arg)
+{
+	struct burst_thread *b = arg;
+
+	b->ret = dbg_run("burst", "wq=twin n=2 hold_ms=1000 keep_ms=3000",
+			 b->out, sizeof(b->out));
+	return NULL;
+}
+
+/*
+ * An RT pool with a reserve of N = 2 (at least N workers, all idle) gets N
+ * items that keep their workers busy, while SCHED_FIFO loops below the
+ * pool's priority but above the irq_work and timer threads run on every
+ * CPU. The reserve must be back to N idle workers, N + N workers in all,
+ * while the items still run. Only the pool's workers (and kthreadd and
+ * the new kthread's first steps, which the fair server lets run) can do
+ * that: a refill left to a SCHED_NORMAL kworker queued from an irq_work
+ * never starts before the loops end.
+ */
+TEST_F_TIMEOUT(nie, reserve_refills_under_fifo_loops, 120)
+{
+	struct sched_param watch = { .sched_priority = WATCH_PRIO };
+	struct sched_param normal = { .sched_priority = 0 };
+	static struct burst_thread burst;
+	static struct fifo_loops loops;
+	const int N = 2;
+	int ids[4], npools, workers = 0, i;
+	double start, refilled = -1;
+
+	loops.ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+	if (loops.ncpu < 1 || loops.ncpu > 64)
+		SKIP(return, "%d online CPUs: want 1..64", loops.ncpu);
+	ASSERT_EQ(0, wq_fresh_pool(WQ, WQ_NICE_KEEP));
+	ASSERT_EQ(0, wq_set(WQ, "affinity_scope", "system"));
+	ASSERT_EQ(0, wq_set(WQ, "policy", "fifo"));
+	ASSERT_EQ(0, wq_set_int(WQ, "rtprio", POOL_PRIO));
+	ASSERT_EQ(0, wq_set_int(WQ, "nr_idle_extra", N));
+	npools = wq_pool_ids(WQ, ids, 4);
+	ASSERT_EQ(1, npools);
+	ASSERT_LE(N, wait_filled(WQ, N, 15));
+	/* a moment for the last created worker to go idle */
+	wqrt_msleep(100);
+
+	ASSERT_EQ(0, sched_setscheduler(0, SCHED_FIFO, &watch)) {
+		TH_LOG("SCHED_FIFO %d for the test: %s", WATCH_PRIO,
+		       strerror(errno));
+	}
+	loops.stop = 0;
+	loops.err = 0;
+	for (i = 0; i < loops.ncpu; i++) {
+		loop_args[i].loops = &loops;
+		loop_args[i].cpu = i;
+		ASSERT_EQ(0, pthread_create(&loops.thread[i], NULL, fifo_loop,
+					    &loop_args[i]));
+	}
+	/* the loops own the CPUs (the test preempts them) */
+	wqrt_msleep(200);
+	ASSERT_EQ(0, pthread_create(&burst.thread, NULL, burst_in_thread,
+				    &burst));
+
+	start = wqrt_now();
+	while (wqrt_now() - start < HOG_MAX_S - 2) {
+		workers = pool_workers(ids[0], NULL, 0);
+		if (workers >= N + N) {
+			refilled = wqrt_now() - start;
+			break;
+		}
+		wqrt_msleep(20);
+	}
+	__atomic_store_n(&loops.stop, 1, __ATOMIC_RELEASE);
+	for (i = 0; i < loops.ncpu; i++)
+		pthread_join(loops.thread[i], NULL);
+	sched_setscheduler(0, SCHED_OTHER, &normal);
+	pthread_join(burst.thread, NULL);
+
+	ASSERT_EQ(0, loops.err) {
+		TH_LOG("SCHED_FIFO loops: %s", strerror(loops.err));
+	}
+	EXPECT_EQ(0, burst.ret);
+	EXPECT_EQ(N, kv_long(burst.out, "max_concurrent", -1)) {
+		TH_LOG("%.*s", (int)strcspn(burst.out, "\n"), burst.out);
+	}
+	ASSERT_LE(0, refilled) {
+		TH_LOG("pool %d has %d workers after %.1f s of FIFO %d loops on %d CPU(s), %d items running: reserve %d not refilled",
+		       ids[0], workers, HOG_MAX_S - 2, HOG_PRIO, loops.ncpu,
+		       N, N);
+	}
+	TH_LOG("reserve refilled %.2f s into the FIFO %d loops (%d CPU(s))",
+	       refilled, HOG_PRIO, loops.ncpu);
 }
 
 TEST_F_TIMEOUT(nie, round_trip_and_bad_values, 120)
