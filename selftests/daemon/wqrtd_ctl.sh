@@ -82,7 +82,14 @@ ktap_test_result "status after it stopped: not running" grep -qx "wqrtd: not run
 wqrtctl check-kernel > "$OUT" 2>&1
 rc=$?
 show
-if [ -n "$SERIES" ]; then
+if [ -n "$SERIES" ] && [ ! -e "$WQDIR/writeback/nr_idle_extra" ]; then
+	# a prefix of the series (make kernel-each): policy, no reserve yet
+	ktap_test_result "check-kernel: policy is there, nr_idle_extra named missing" \
+		sh -c "grep -qE '^ok +policy +required' '$OUT' &&
+		       grep -qE '^MISSING +nr_idle_extra +required' '$OUT'"
+	ktap_test_result "check-kernel: exit 69 (EX_UNAVAILABLE) without nr_idle_extra" \
+		[ $rc -eq 69 ]
+elif [ -n "$SERIES" ]; then
 	ktap_test_result "check-kernel: the series' attributes are there" \
 		grep -qE '^ok +policy +required' "$OUT"
 	ktap_test_result "check-kernel: PREEMPT_RT and the connector, exit 0 or 66 (no config)" \
