@@ -258,7 +258,11 @@ static int kw_check(const struct apply_ctx *ax, const struct kw_track *k)
 /*
  * The pid changed hands while it was being set: whoever has it now may
  * have got a real-time policy meant for a kworker. Put it back to
- * SCHED_OTHER.
+ * SCHED_OTHER. Unless the task at the pid is still the kworker, on its
+ * way out: its pidfd reports the exit before its pid is free, and a
+ * rescuer destroyed with its workqueue while it was being set is no
+ * stranger (make bench-reaction logged it at LOG_CRIT and "put back" the
+ * dying kworker).
  */
 static void kw_disown(const struct apply_ctx *ax, const struct kw_track *k,
 		      const struct sched_val *target)
@@ -270,6 +274,12 @@ static void kw_disown(const struct apply_ctx *ax, const struct kw_track *k,
 
 	if (task_read(ax->root, k->pid, &t))
 		return; /* no one has it: nothing was given away */
+	if (t.start == k->start && (t.flags & PF_KTHREAD) &&
+	    t.ppid == KTHREADD_PID) {
+		log_full(LOG_DEBUG, &lc, "%s (pid %d) exited while being set",
+			 k->comm, (int)k->pid);
+		return;
+	}
 	err = ax->ops->sched_set(ax->ops->ctx, k->pid, &other);
 	lc.err = err < 0 ? -err : 0;
 	log_full(LOG_CRIT, &lc,

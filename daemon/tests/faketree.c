@@ -5,6 +5,7 @@
 #include "log.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <ftw.h>
 #include <sched.h>
 #include <stdio.h>
@@ -322,6 +323,24 @@ static int fo_set(void *ctx, pid_t pid, const struct sched_val *v)
 	return sys_ops_fake_root.sched_set((void *)fo->root, pid, v);
 }
 
+/* A real fd (the caller closes it), standing for pid */
+static int fo_pidfd_open(void *ctx, pid_t pid)
+{
+	struct fake_ops *fo = ctx;
+	int fd = open("/dev/null", O_RDONLY | O_CLOEXEC);
+
+	fo->pidfd_pid = pid;
+	return fd < 0 ? -errno : fd;
+}
+
+static int fo_pidfd_exited(void *ctx, int fd)
+{
+	struct fake_ops *fo = ctx;
+
+	(void)fd;
+	return fo->exiting_pid && fo->pidfd_pid == fo->exiting_pid;
+}
+
 void ft_ops_init(struct fake_ops *fo, struct faketree *ft)
 {
 	memset(fo, 0, sizeof(*fo));
@@ -329,6 +348,8 @@ void ft_ops_init(struct fake_ops *fo, struct faketree *ft)
 	fo->ops.sched_get = fo_get;
 	fo->ops.sched_set = fo_set;
 	fo->ops.write_attr = fo_write;
+	fo->ops.pidfd_open = fo_pidfd_open;
+	fo->ops.pidfd_exited = fo_pidfd_exited;
 	fo->ops.ctx = fo;
 }
 
