@@ -13,7 +13,7 @@
 #                production-like pair is "prod-plain prod")
 #   RATES        spawns per second ("10 100 1000")
 #   DURATION     seconds of spawning per rate (10)
-#   LIFETIME_MS  each workqueue (and its rescuer) lives this long (200)
+#   LIFETIME_MS  each workqueue (and its rescuer) lives this long (1000)
 #   ROUNDS       rounds per kernel (1)
 #   NICE         niceness of QEMU (0; 19 while the machine is shared)
 #   TABLE_ONLY=1 no VM: the table again from build/bench/reaction.raw
@@ -29,12 +29,16 @@ mkdir -p "$out"
 kernels=${KERNELS:-plain test}
 rates=${RATES:-10 100 1000}
 duration=${DURATION:-10}
-lifetime_ms=${LIFETIME_MS:-200}
+lifetime_ms=${LIFETIME_MS:-1000}
 rounds=${ROUNDS:-1}
 nice=${NICE:-0}
 date=$(date -u +%Y-%m-%d)
 raw=$out/reaction.raw
-[ "${TABLE_ONLY:-0}" = 1 ] && kernels= || : >"$raw"
+if [ "${TABLE_ONLY:-0}" = 1 ]; then
+	kernels=
+else
+	: >"$raw"
+fi
 
 for k in $kernels; do
 	"$top/kernel/scripts/build.sh" "$k" >&2
@@ -49,10 +53,11 @@ for k in $kernels; do
 	sed "s/^RATES=.*/RATES=\"$rates\"/; s/^DURATION=.*/DURATION=$duration/;
 	     s/^LIFETIME_MS=.*/LIFETIME_MS=$lifetime_ms/; s/^ROUNDS=.*/ROUNDS=$rounds/" \
 		"$top/selftests/bench/vm-reaction.sh" >"$stage/run.sh"
-	# per rate and mode: the spawning, a second to settle, wqrtd's start
+	# per rate and mode: DURATION s of spawning (the module stops on
+	# time), the destroys behind it, wqrtd's start and a second to settle
 	t=0
-	for r in $rates; do
-		t=$((t + 2 * (duration * 4 + 40)))
+	for _ in $rates; do
+		t=$((t + 2 * (duration * 2 + 60)))
 	done
 	t=$((300 + rounds * t))
 	echo "bench-reaction: $k (timeout ${t}s)"

@@ -21,7 +21,7 @@
 
 RATES=${RATES:-10 100 1000}
 DURATION=${DURATION:-10}
-LIFETIME_MS=${LIFETIME_MS:-200}
+LIFETIME_MS=${LIFETIME_MS:-1000}
 ROUNDS=${ROUNDS:-1}
 MODES=${MODES:-kworker wq}
 RTPRIO=30
@@ -73,15 +73,16 @@ run() { # MODE RATE ROUND
 	sleep 1
 	t0=$(ticks $dpid)
 	up0=$(awk '{ print $1 }' /proc/uptime)
+	# DURATION seconds, however many that is when the rate cannot be kept
 	if ! insmod "$ko" rate="$rate" count=$((rate * DURATION)) \
-		lifetime_ms="$LIFETIME_MS" sysfs=$sysfs; then
+		max_ms=$((DURATION * 1000)) lifetime_ms="$LIFETIME_MS" sysfs=$sysfs; then
 		echo "V $mode $rate $round skipped: insmod wqrt_spawn failed"
 		kill -TERM $dpid
 		wait $dpid
 		return
 	fi
 	i=0
-	while [ "$(cat $par/done)" != 1 ] && [ $i -lt $((DURATION * 100 + 600)) ]; do
+	while [ "$(cat $par/done)" != 1 ] && [ $i -lt $((DURATION * 20 + 600)) ]; do
 		sleep 0.1
 		i=$((i + 1))
 	done

@@ -14,7 +14,7 @@
  * rescuer's name "kworker/R-ws01f" is never cut to 15 bytes and never
  * ambiguous between two live workqueues (4096 names, reused in turn).
  *
- * Parameters: rate (spawns/s), count, lifetime_ms, unbound (WQ_UNBOUND),
+ * Parameters: rate (spawns/s), count, max_ms, lifetime_ms, unbound (WQ_UNBOUND),
  * sysfs (WQ_SYSFS: the workqueue in /sys/devices/virtual/workqueue, where
  * a [wq:] rule finds it), prefix. Read back under
  * /sys/module/wqrt_spawn/parameters/: done (1 once every workqueue was made
@@ -36,6 +36,9 @@ MODULE_PARM_DESC(rate, "workqueues (rescuers) made per second");
 static unsigned int count = 100;
 module_param(count, uint, 0444);
 MODULE_PARM_DESC(count, "how many to make");
+static unsigned int max_ms;
+module_param(max_ms, uint, 0444);
+MODULE_PARM_DESC(max_ms, "stop making them after this long, 0: never (a slow machine that cannot keep the rate ends on time)");
 static unsigned int lifetime_ms = 200;
 module_param(lifetime_ms, uint, 0444);
 MODULE_PARM_DESC(lifetime_ms, "each is destroyed this long after it was made");
@@ -96,6 +99,8 @@ static int spawn_fn(void *unused)
 	next = start;
 	for (i = 0; i < count && !kthread_should_stop(); i++) {
 		now = ktime_get();
+		if (max_ms && ktime_ms_delta(now, start) >= max_ms)
+			break;
 		if (ktime_after(next, now)) {
 			set_current_state(TASK_UNINTERRUPTIBLE);
 			schedule_hrtimeout(&next, HRTIMER_MODE_ABS);
