@@ -7,6 +7,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 bool apply_err_transient(int err)
@@ -85,6 +86,16 @@ static unsigned int put_back(const struct apply_ctx *ax, const char *wq,
 		}
 	}
 	return stuck;
+}
+
+/* The workqueue's directory is gone: destroyed, nothing to say or undo */
+static bool wq_gone(const struct apply_ctx *ax, const char *wq)
+{
+	char path[WQRT_PATH_MAX];
+	struct stat sb;
+
+	return !wq_path(path, sizeof(path), ax->root, wq, NULL) &&
+	       stat(path, &sb) && errno == ENOENT;
 }
 
 static void warn_missing(struct wq_track *t, const struct wq_plan *p)
@@ -178,6 +189,8 @@ int wq_apply_recorded(const struct apply_ctx *ax, struct wq_track *t,
 		if (!(p->todo & WA_BIT(a)))
 			continue;
 		err = write_attr(ax, t->name, a, &p->target, &p->st);
+		if (err == -ENOENT && wq_gone(ax, t->name))
+			break;
 		if (err) {
 			attr_format_sysfs(a, &p->target, want, sizeof(want));
 			lc.attr = attr_name(a);
@@ -193,6 +206,18 @@ int wq_apply_recorded(const struct apply_ctx *ax, struct wq_track *t,
 	}
 	if (!err && done)
 		err = read_back(ax, t, p, done);
+	if (err == -ENOENT && wq_gone(ax, t->name)) {
+		/*
+		 * Destroyed under the write (a short-lived workqueue): there
+		 * is nothing to put back, and nothing failed that anyone can
+		 * fix. Its tracker goes with the next scan.
+		 */
+		log_full(LOG_DEBUG, &lc, "%s: gone while being set", t->name);
+		t->orig.set &= ~added;
+		if (added)
+			persist(ax);
+		return -ENOENT;
+	}
 	if (err) {
 		/* what is back, or was never written, needs no restoring;
 		 * what could not be put back keeps its original */

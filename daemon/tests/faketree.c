@@ -284,6 +284,15 @@ static int fo_write(void *ctx, const char *path, const char *val)
 	snap(fo, what);
 	if (fo->fail_from && fo->writes.n >= fo->fail_from)
 		return fo->fail_err;
+	if (fo->vanish_from && fo->writes.n >= fo->vanish_from) {
+		char dir[600];
+
+		/* the workqueue is destroyed: its directory goes */
+		snprintf(dir, sizeof(dir), "%.*s", (int)(strrchr(path, '/') - path),
+			 path);
+		nftw(dir, rm_one, 16, FTW_DEPTH | FTW_PHYS);
+		return -ENOENT;
+	}
 	/* fail_err > 0: the write "succeeds" but changes nothing */
 	if (fo->fail_attr && lp >= strlen(fo->fail_attr) &&
 	    !strcmp(path + lp - strlen(fo->fail_attr), fo->fail_attr))

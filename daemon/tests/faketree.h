@@ -60,6 +60,8 @@ struct fake_ops {
 	/* its pidfd says exiting_pid exited (it is still in /proc) */
 	pid_t exiting_pid;
 	pid_t pidfd_pid; /* the pid of the last pidfd opened */
+	/* the n-th write to a workqueue removes its directory (destroyed) */
+	unsigned int vanish_from;
 	/* a write of a pool attribute gives the workqueue new pool_ids */
 	bool new_pools;
 };

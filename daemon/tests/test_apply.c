@@ -127,6 +127,28 @@ static void test_readonly_attribute_rolls_back(void **state)
 	assert_int_equal(t.orig.set, 0);
 }
 
+/*
+ * Issue 18.7: a workqueue destroyed while it is being set (make
+ * bench-reaction's short-lived ones): no error, no "missing attribute",
+ * no put-back of a workqueue that is not there, no original left.
+ */
+static void test_workqueue_gone_during_write(void **state)
+{
+	struct wq_track t;
+
+	(void)state;
+	ft_wq(&ft, "ws01f", true);
+	want(&t, "ws01f", "private=1 policy=fifo rtprio=30");
+	fo.vanish_from = 2;
+	assert_int_equal(wq_go(&t), -ENOENT);
+	assert_string_equal(ft_writes(&fo), "ws01f/private=1 ws01f/policy=fifo");
+	assert_false(ft_logged("error"));
+	assert_false(ft_logged("warning"));
+	assert_int_equal(t.orig.set, 0);
+	/* and planned again, it is gone */
+	assert_int_equal(wq_go(&t), -ENOENT);
+}
+
 static void test_einval_rolls_back_only_that_wq(void **state)
 {
 	struct wq_track a, b;
@@ -311,6 +333,7 @@ int main(void)
 		T(test_order_and_values),
 		T(test_second_apply_writes_nothing),
 		T(test_readonly_attribute_rolls_back),
+		T(test_workqueue_gone_during_write),
 		T(test_einval_rolls_back_only_that_wq),
 		T(test_readback_mismatch_rolls_back),
 		T(test_missing_attribute_skipped),
