@@ -88,13 +88,20 @@ static unsigned int put_back(const struct apply_ctx *ax, const char *wq,
 	return stuck;
 }
 
-/* The workqueue's directory is gone: destroyed, nothing to say or undo */
-static bool wq_gone(const struct apply_ctx *ax, const char *wq)
+/*
+ * err says the workqueue went away (destroyed): nothing to say or undo.
+ * -ENODEV is sysfs refusing an attribute whose node is being removed;
+ * -ENOENT counts when the directory is gone.
+ */
+static bool wq_gone(const struct apply_ctx *ax, const char *wq, int err)
 {
 	char path[WQRT_PATH_MAX];
 	struct stat sb;
 
-	return !wq_path(path, sizeof(path), ax->root, wq, NULL) &&
+	if (err == -ENODEV)
+		return true;
+	return err == -ENOENT &&
+	       !wq_path(path, sizeof(path), ax->root, wq, NULL) &&
 	       stat(path, &sb) && errno == ENOENT;
 }
 
@@ -189,7 +196,7 @@ int wq_apply_recorded(const struct apply_ctx *ax, struct wq_track *t,
 		if (!(p->todo & WA_BIT(a)))
 			continue;
 		err = write_attr(ax, t->name, a, &p->target, &p->st);
-		if (err == -ENOENT && wq_gone(ax, t->name))
+		if (wq_gone(ax, t->name, err))
 			break;
 		if (err) {
 			attr_format_sysfs(a, &p->target, want, sizeof(want));
@@ -206,13 +213,14 @@ int wq_apply_recorded(const struct apply_ctx *ax, struct wq_track *t,
 	}
 	if (!err && done)
 		err = read_back(ax, t, p, done);
-	if (err == -ENOENT && wq_gone(ax, t->name)) {
+	if (wq_gone(ax, t->name, err)) {
 		/*
 		 * Destroyed under the write (a short-lived workqueue): there
 		 * is nothing to put back, and nothing failed that anyone can
 		 * fix. Its tracker goes with the next scan.
 		 */
-		log_full(LOG_DEBUG, &lc, "%s: gone while being set", t->name);
+		log_full(LOG_DEBUG, &lc, "%s: gone while being set (%s)",
+			 t->name, strerror(-err));
 		t->orig.set &= ~added;
 		if (added)
 			persist(ax);

@@ -149,6 +149,23 @@ static void test_workqueue_gone_during_write(void **state)
 	assert_int_equal(wq_go(&t), -ENOENT);
 }
 
+/* ... or sysfs refuses the write: the node is being removed (kernfs) */
+static void test_workqueue_going_enodev(void **state)
+{
+	struct wq_track t;
+
+	(void)state;
+	ft_wq(&ft, "ws020", true);
+	want(&t, "ws020", "private=1 policy=fifo rtprio=30");
+	fo.fail_attr = "ws020/policy";
+	fo.fail_err = -ENODEV;
+	assert_int_equal(wq_go(&t), -ENOENT);
+	/* no put-back of private: the workqueue is on its way out */
+	assert_string_equal(ft_writes(&fo), "ws020/private=1 ws020/policy=fifo");
+	assert_false(ft_logged("error"));
+	assert_int_equal(t.orig.set, 0);
+}
+
 static void test_einval_rolls_back_only_that_wq(void **state)
 {
 	struct wq_track a, b;
@@ -334,6 +351,7 @@ int main(void)
 		T(test_second_apply_writes_nothing),
 		T(test_readonly_attribute_rolls_back),
 		T(test_workqueue_gone_during_write),
+		T(test_workqueue_going_enodev),
 		T(test_einval_rolls_back_only_that_wq),
 		T(test_readback_mismatch_rolls_back),
 		T(test_missing_attribute_skipped),
