@@ -80,6 +80,7 @@ for k in $kernels; do
 	{
 		echo "K $k accel $(head -n 1 "$build/vm/bench-$name/accel" 2>/dev/null || echo unknown) $(sed -n 2p "$build/vm/bench-$name/accel" 2>/dev/null)"
 		echo "K $k config $(sha256sum "$kdir/obj/.config" | cut -c1-16) $(grep -E '^CONFIG_HZ=' "$kdir/obj/.config") $(grep -cE '^CONFIG_(PROVE_LOCKING|LOCK_STAT|DEBUG_SPINLOCK)=y' "$kdir/obj/.config") lock-debug option(s)"
+		echo "K $k host-load-after $(cut -d' ' -f1-3 /proc/loadavg) qemu-nice $nice"
 		awk -v k="$k" '/^[IXTLVE] / { print k, $0 }' "$log"
 	} >>"$raw"
 done
@@ -102,14 +103,15 @@ table=$out/reaction.md
 	echo "  gives it to the rescuer, wqrtd then only reads it back (result \`ok\`)."
 	echo
 	echo "A new kernel thread is judged once it has its name and has run through"
-	echo "kthread() (which resets its policy): wqrtd looks again 10 ms after the"
-	echo "FORK event, so about 10 ms is the floor of fork -> verified by design."
+	echo "kthread() (which resets its policy): one that has not when wqrtd reads"
+	echo "its FORK is looked at again 10 ms later (then 20, 40 ... 640 ms), one"
+	echo "that has (wqrtd woke late) at once."
 	echo
 	echo "Host: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ //'), $(nproc) CPUs,"
-	echo "$(qemu-system-x86_64 --version | head -n 1); host load at the end: $(cut -d' ' -f1-3 /proc/loadavg)."
+	echo "$(qemu-system-x86_64 --version | head -n 1)."
 	echo
 	echo '```'
-	grep -E '^[^ ]+ (K|I) ' "$raw" | grep -v ' I end$' || true
+	grep -E '^(K [^ ]+|[^ ]+ I) ' "$raw" | grep -v ' I end$' || true
 	echo '```'
 	echo
 	echo "| kernel | mode | rate /s | round | achieved /s | late | spawned | verified (set/ok) | never verified | gone | fork -> verified p50 ms | p99 ms | max ms | wqrtd CPU ms (% of wall) | wqrtd VmHWM kB |"
