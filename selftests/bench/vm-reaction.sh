@@ -97,7 +97,7 @@ run() { # MODE RATE ROUND
 	kill -TERM $dpid
 	wait $dpid
 	awk -v p="T $mode $rate $round" '{ print p, $0 }' /tmp/timing
-	grep -E "warning|error|crit" "$log" | head -n 20 |
+	grep -E "notice|warning|error|crit" "$log" | head -n 20 |
 		awk -v p="L $mode $rate $round" '{ print p, $0 }'
 }
 
