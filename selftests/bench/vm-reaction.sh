@@ -92,12 +92,13 @@ run() { # MODE RATE ROUND
 	up1=$(awk '{ print $1 }' /proc/uptime)
 	hwm=$(awk '$1 == "VmHWM:" { print $2 }' /proc/$dpid/status)
 	rss=$(awk '$1 == "VmRSS:" { print $2 }' /proc/$dpid/status)
-	echo "X $mode $rate $round done $(cat $par/done) spawned $(cat $par/spawned) failed $(cat $par/failed) late $(cat $par/late) elapsed_ms $(cat $par/elapsed_ms) cpu_ticks $((t1 - t0)) wall_s $(awk -v a="$up0" -v b="$up1" 'BEGIN { print b - a }') hwm_kb $hwm rss_kb $rss"
+	echo "X $mode $rate $round done $(cat $par/done) spawned $(cat $par/spawned) failed $(cat $par/failed) late $(cat $par/late) elapsed_ms $(cat $par/elapsed_ms) cpu_ticks $((t1 - t0)) wall_s $(awk -v a="$up0" -v b="$up1" 'BEGIN { print b - a }') hwm_kb $hwm rss_kb $rss pending_full $(grep -c 'rescanning instead' "$log") overruns $(grep -c 'events lost' "$log")"
 	rmmod wqrt_spawn
 	kill -TERM $dpid
 	wait $dpid
 	awk -v p="T $mode $rate $round" '{ print p, $0 }' /tmp/timing
-	grep -E "notice|warning|error|crit" "$log" | head -n 20 |
+	# notices have no level prefix on stderr: the rescans by their text
+	grep -E "rescan|warning:|error:|critical:" "$log" | head -n 20 |
 		awk -v p="L $mode $rate $round" '{ print p, $0 }'
 }
 
