@@ -114,8 +114,8 @@ table=$out/reaction.md
 	grep -E '^(K [^ ]+|[^ ]+ I) ' "$raw" | grep -v ' I end$' || true
 	echo '```'
 	echo
-	echo "| kernel | mode | rate /s | round | achieved /s | late | spawned | verified (set/ok) | never verified | gone | fork -> verified p50 ms | p99 ms | max ms | wqrtd CPU ms (% of wall) | wqrtd VmHWM kB |"
-	echo "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"
+	echo "| kernel | mode | rate /s | round | achieved /s | late | spawned | verified (set/ok) | never verified | gone | fork -> verified p50 ms | p99 ms | max ms | wqrtd CPU ms (% of wall) | wqrtd VmHWM kB | pending full / overruns |"
+	echo "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"
 	awk '
 	$2 == "X" {
 		key = $1 " " $3 " " $4 " " $5
@@ -147,13 +147,14 @@ table=$out/reaction.md
 			el = x[key, "elapsed_ms"]
 			wall = x[key, "wall_s"]
 			cpu = x[key, "cpu_ticks"] * 10
-			printf "| %s | %s | %s | %s | %.0f | %s | %d | %d (%d/%d) | %d | %d | %s | %s | %s | %d (%.1f %%) | %s |\n",
+			printf "| %s | %s | %s | %s | %.0f | %s | %d | %d (%d/%d) | %d | %d | %s | %s | %s | %d (%.1f %%) | %s | %s |\n",
 				f[1], f[2], f[3], f[4], (el > 0 ? sp * 1000 / el : 0), x[key, "late"], sp,
 				m, res[key, "set"], res[key, "ok"], sp - m, gone[key],
 				m ? sprintf("%.1f", ms[key, pct(key, 0.5)]) : "-",
 				m ? sprintf("%.1f", ms[key, pct(key, 0.99)]) : "-",
 				m ? sprintf("%.1f", ms[key, m]) : "-",
-				cpu, (wall > 0 ? cpu / 10 / wall : 0), x[key, "hwm_kb"]
+				cpu, (wall > 0 ? cpu / 10 / wall : 0), x[key, "hwm_kb"],
+				(key SUBSEP "pending_full") in x ? x[key, "pending_full"] "/" x[key, "overruns"] : "-"
 		}
 	}' "$raw"
 	if grep -q '^[^ ]* V ' "$raw"; then
@@ -175,6 +176,9 @@ table=$out/reaction.md
 	echo "judged only after a failure). CPU: wqrtd's utime + stime from"
 	echo "/proc/PID/stat over the run (USER_HZ ticks, 10 ms each), wall: the same"
 	echo "span. VmHWM: wqrtd's peak RSS over its life (one wqrtd per row)."
+	echo "Pending full / overruns: wqrtd's notices that more than 64 new kthreads"
+	echo "waited to settle, and its warnings of lost events: both mean kworkers"
+	echo "waited for the rescan, at most one a second (- : not recorded)."
 } >"$table"
 xz -9 -k -f "$raw"
 res=$top/selftests/bench/results
