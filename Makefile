@@ -38,7 +38,7 @@ help:
 	@echo "  make e2e           the user's day in a Debian + systemd VM on the patched kernel"
 	@echo "  make vm-run SCRIPT=path/to/script.sh   run a script in the VM"
 	@echo "  make vm-shell      interactive shell in the VM (Ctrl-a x quits)"
-	@echo "  make bench         benchmarks: dispatch latency under load, enqueue throughput, flush rates, IMU over UART (build/bench/)"
+	@echo "  make bench         benchmarks: dispatch latency under load, enqueue throughput, flush rates, IMU over UART, wqrtd's reaction time (build/bench/)"
 	@echo "  make install       install wqrtd, wqrtctl, the unit, man pages (DESTDIR, PREFIX)"
 	@echo "  make uninstall     remove what make install installed (same DESTDIR, PREFIX)"
 	@echo "  make deb           the Debian packages wqrtd and wqrt-selftests in build/deb/"
@@ -163,8 +163,8 @@ distclean: clean
 	rm -rf $(BUILD)
 
 # Benchmarks: numbers, never tests. Tables and plots under build/bench/.
-.PHONY: bench bench-latency bench-enqueue bench-flush bench-imu
-bench: bench-latency bench-enqueue bench-flush bench-imu
+.PHONY: bench bench-latency bench-enqueue bench-flush bench-imu bench-reaction
+bench: bench-latency bench-enqueue bench-flush bench-imu bench-reaction
 
 bench-latency: deps
 	@selftests/bench/run.sh latency
@@ -179,3 +179,9 @@ bench-flush: deps
 # load (ROUNDS, COUNT frames per run)
 bench-imu: deps
 	@selftests/bench/run.sh imu
+
+# issue 18.7: wqrtd's fork -> verified time at 10, 100, 1000 new kworkers
+# a second, its CPU time and peak RSS, plain kernel and patched
+# (KERNELS, RATES, DURATION, LIFETIME_MS, ROUNDS, NICE: reaction.sh)
+bench-reaction: deps
+	@selftests/bench/reaction.sh

@@ -7,6 +7,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 bool apply_err_transient(int err)
@@ -85,6 +86,23 @@ static unsigned int put_back(const struct apply_ctx *ax, const char *wq,
 		}
 	}
 	return stuck;
+}
+
+/*
+ * err says the workqueue went away (destroyed): nothing to say or undo.
+ * -ENODEV is sysfs refusing an attribute whose node is being removed;
+ * -ENOENT counts when the directory is gone.
+ */
+static bool wq_gone(const struct apply_ctx *ax, const char *wq, int err)
+{
+	char path[WQRT_PATH_MAX];
+	struct stat sb;
+
+	if (err == -ENODEV)
+		return true;
+	return err == -ENOENT &&
+	       !wq_path(path, sizeof(path), ax->root, wq, NULL) &&
+	       stat(path, &sb) && errno == ENOENT;
 }
 
 static void warn_missing(struct wq_track *t, const struct wq_plan *p)
@@ -178,6 +196,8 @@ int wq_apply_recorded(const struct apply_ctx *ax, struct wq_track *t,
 		if (!(p->todo & WA_BIT(a)))
 			continue;
 		err = write_attr(ax, t->name, a, &p->target, &p->st);
+		if (wq_gone(ax, t->name, err))
+			break;
 		if (err) {
 			attr_format_sysfs(a, &p->target, want, sizeof(want));
 			lc.attr = attr_name(a);
@@ -193,6 +213,19 @@ int wq_apply_recorded(const struct apply_ctx *ax, struct wq_track *t,
 	}
 	if (!err && done)
 		err = read_back(ax, t, p, done);
+	if (wq_gone(ax, t->name, err)) {
+		/*
+		 * Destroyed under the write (a short-lived workqueue): there
+		 * is nothing to put back, and nothing failed that anyone can
+		 * fix. Its tracker goes with the next scan.
+		 */
+		log_full(LOG_DEBUG, &lc, "%s: gone while being set (%s)",
+			 t->name, strerror(-err));
+		t->orig.set &= ~added;
+		if (added)
+			persist(ax);
+		return -ENOENT;
+	}
 	if (err) {
 		/* what is back, or was never written, needs no restoring;
 		 * what could not be put back keeps its original */
@@ -258,7 +291,11 @@ static int kw_check(const struct apply_ctx *ax, const struct kw_track *k)
 /*
  * The pid changed hands while it was being set: whoever has it now may
  * have got a real-time policy meant for a kworker. Put it back to
- * SCHED_OTHER.
+ * SCHED_OTHER. Unless the task at the pid is still the kworker, on its
+ * way out: its pidfd reports the exit before its pid is free, and a
+ * rescuer destroyed with its workqueue while it was being set is no
+ * stranger (make bench-reaction logged it at LOG_CRIT and "put back" the
+ * dying kworker).
  */
 static void kw_disown(const struct apply_ctx *ax, const struct kw_track *k,
 		      const struct sched_val *target)
@@ -270,6 +307,12 @@ static void kw_disown(const struct apply_ctx *ax, const struct kw_track *k,
 
 	if (task_read(ax->root, k->pid, &t))
 		return; /* no one has it: nothing was given away */
+	if (t.start == k->start && (t.flags & PF_KTHREAD) &&
+	    t.ppid == KTHREADD_PID) {
+		log_full(LOG_DEBUG, &lc, "%s (pid %d) exited while being set",
+			 k->comm, (int)k->pid);
+		return;
+	}
 	err = ax->ops->sched_set(ax->ops->ctx, k->pid, &other);
 	lc.err = err < 0 ? -err : 0;
 	log_full(LOG_CRIT, &lc,

@@ -14,6 +14,7 @@
  *   EX_SOFTWARE 70     wqrtctl status: the daemon's copy cannot be read
  *   EX_OSERR 71        wqrtd: the event loop or detaching failed
  *   EX_OSFILE 72       sysfs cannot be listed
+ *   EX_CANTCREAT 73    wqrtd --timing FILE cannot be opened
  *   EX_IOERR 74        a change could not be written or read back
  *   EX_TEMPFAIL 75     restore while wqrtd runs: stop it first
  *   EX_CONFIG 78       the configuration has errors

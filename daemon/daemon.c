@@ -457,6 +457,12 @@ static int plan_one_kw(struct daemon *d, const struct task_info *ti,
 	return plan_kw(&d->ax, &sc, ti, p);
 }
 
+static void judged(struct daemon *d, pid_t pid, const char *comm, int result)
+{
+	if (d->kw_judged)
+		d->kw_judged(d->kw_judged_arg, pid, comm, result);
+}
+
 static void apply_kw(struct daemon *d, const struct task_info *ti)
 {
 	struct kw_track *k = kw_find(d, ti->pid);
@@ -476,6 +482,8 @@ static void apply_kw(struct daemon *d, const struct task_info *ti)
 		warn_ambiguous(d, ti, &p);
 	if (!err || err == -ESRCH) {
 		/* no rule covers it (any more), or it is gone */
+		if (err)
+			judged(d, ti->pid, ti->comm, err);
 		if (k && !err)
 			count(d, kw_restore(&d->ax, k));
 		if (k && !k->changed)
@@ -488,6 +496,7 @@ static void apply_kw(struct daemon *d, const struct task_info *ti)
 		k = kw_add(d, ti);
 	if (!k || err < 0) {
 		count(d, err);
+		judged(d, ti->pid, ti->comm, err < 0 ? err : -ENOMEM);
 		return;
 	}
 	snprintf(k->comm, sizeof(k->comm), "%s", ti->comm);
@@ -496,6 +505,7 @@ static void apply_kw(struct daemon *d, const struct task_info *ti)
 	if (d->batch && p.drift && !queue_kw(d, &p))
 		return;
 	err = kw_apply_now(d, k, &p);
+	judged(d, ti->pid, ti->comm, err);
 	if (err == -ESRCH)
 		kw_drop(d, k);
 	else
@@ -553,6 +563,7 @@ static void run_kw_jobs(struct daemon *d)
 		if (!k)
 			continue;
 		err = kw_apply_recorded(&d->ax, k, &j->p, j->recorded);
+		judged(d, j->p.pid, j->p.comm, err);
 		if (err == -ESRCH)
 			kw_drop(d, k);
 		else

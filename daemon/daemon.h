@@ -60,6 +60,13 @@ struct daemon {
 	struct kw_job *kw_jobs;
 	size_t nkw_jobs, kw_jobs_cap;
 	struct state state; /* P, state.c: originals, and where they go */
+	/*
+	 * I: told of each kworker a rule covers once it has been judged:
+	 * result 1 (changed and read back), 0 (already so), -errno (-ESRCH:
+	 * gone). NULL: nobody asks (wqrtd --timing does, timing.h).
+	 */
+	void (*kw_judged)(void *arg, pid_t pid, const char *comm, int result);
+	void *kw_judged_arg;
 };
 
 /* Takes ownership of cfg. */

@@ -8,6 +8,7 @@
 #include "log.h"
 #include "netlink.h"
 #include "runstate.h"
+#include "timing.h"
 #include "watch.h"
 
 #include <errno.h>
@@ -27,6 +28,7 @@
 struct opts {
 	const char *conf;
 	const char *root;
+	const char *timing; /* --timing FILE, or NULL */
 	bool check, dry_run, once, foreground;
 };
 
@@ -41,6 +43,7 @@ struct ctx {
 	sd_event_source *rescan;
 	struct watch w; /* what to do about events, and when (watch.c) */
 	sd_event_source *tick; /* armed for watch_next() */
+	struct timing tm; /* --timing: fork -> verified per kworker */
 };
 
 static void usage(FILE *f)
@@ -57,15 +60,18 @@ static void usage(FILE *f)
 		"      --once         apply, then exit (74 if a change failed)\n"
 		"      --foreground   do not detach (the default under systemd)\n"
 		"      --root DIR     prefix every /sys and /proc path with DIR\n"
+		"      --timing FILE  append \"PID FORK_NS DONE_NS RESULT COMM\" for each new\n"
+		"                     kworker a rule covers, once its policy is verified\n"
 		"  -h, --help         this help\n"
 		"      --version      print the version\n\n"
-		"Exit status: 0 ok, 64 usage, 71 system error, 74 a change failed,\n"
-		"78 configuration error (see wqrtd(8)).\n");
+		"Exit status: 0 ok, 64 usage, 71 system error, 73 the --timing file\n"
+		"cannot be opened, 74 a change failed, 78 configuration error (see\n"
+		"wqrtd(8)).\n");
 }
 
 static int parse_opts(int argc, char **argv, struct opts *o)
 {
-	enum { O_CHECK = 256, O_DRY, O_ONCE, O_FG, O_ROOT, O_VERSION };
+	enum { O_CHECK = 256, O_DRY, O_ONCE, O_FG, O_ROOT, O_TIMING, O_VERSION };
 	static const struct option longopts[] = {
 		{ "config", required_argument, NULL, 'c' },
 		{ "check", no_argument, NULL, O_CHECK },
@@ -73,6 +79,7 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 		{ "once", no_argument, NULL, O_ONCE },
 		{ "foreground", no_argument, NULL, O_FG },
 		{ "root", required_argument, NULL, O_ROOT },
+		{ "timing", required_argument, NULL, O_TIMING },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, O_VERSION },
 		{ 0 },
@@ -101,6 +108,9 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 			break;
 		case O_ROOT:
 			o->root = optarg;
+			break;
+		case O_TIMING:
+			o->timing = optarg;
 			break;
 		case 'h':
 			usage(stdout);
@@ -218,9 +228,11 @@ static void on_overrun(void *arg)
 	arm_tick(c);
 }
 
-static void on_task(void *arg, pid_t pid)
+static void on_task(void *arg, pid_t pid, uint64_t fork_ns)
 {
 	struct ctx *c = arg;
+
+	timing_fork(&c->tm, pid, fork_ns);
 
 	/* STATUS= follows on the next tick or scan: not a message per fork */
 	watch_task(&c->w, pid, now_usec(c));
@@ -233,6 +245,14 @@ static void on_exit_task(void *arg, pid_t pid)
 	struct ctx *c = arg;
 
 	watch_exit(&c->w, pid);
+	timing_exit(&c->tm, pid);
+}
+
+static void on_judged(void *arg, pid_t pid, const char *comm, int result)
+{
+	struct ctx *c = arg;
+
+	timing_done(&c->tm, pid, comm, result);
 }
 
 static void on_wq(void *arg, const char *name)
@@ -401,6 +421,18 @@ static int run_daemon(struct ctx *c)
 {
 	int r;
 
+	/* before daemon(), which changes to / (a relative FILE) */
+	if (c->o.timing) {
+		r = timing_open(&c->tm, c->o.timing);
+		if (r < 0) {
+			log_err("--timing %s: %s", c->o.timing, strerror(-r));
+			return EX_CANTCREAT;
+		}
+		c->d.kw_judged = on_judged;
+		c->d.kw_judged_arg = c;
+		log_info("--timing: fork -> verified of new kworkers to %s",
+			 c->o.timing);
+	}
 	if (!c->o.foreground && !getenv("NOTIFY_SOCKET") && daemon(0, 0) < 0) {
 		log_err("daemon(): %s", strerror(errno));
 		return EX_OSERR;
@@ -422,6 +454,7 @@ static int run_daemon(struct ctx *c)
 	sd_event_source_unref(c->rescan);
 	sd_event_source_unref(c->tick);
 	sd_event_unref(c->ev);
+	timing_close(&c->tm);
 	return r < 0 ? EX_OSERR : 0;
 }
 

@@ -61,7 +61,8 @@ int nlw_proc_msg(struct nl_msg *msg, void *arg)
 		/* kthreadd forks every kernel thread, kworkers included */
 		if (ev->event_data.fork.parent_tgid == KTHREADD_PID &&
 		    w->on_task)
-			w->on_task(w->arg, ev->event_data.fork.child_pid);
+			w->on_task(w->arg, ev->event_data.fork.child_pid,
+				   ev->timestamp_ns);
 		break;
 	case PROC_EVENT_EXIT:
 		if (cn->len < need + sizeof(ev->event_data.exit))

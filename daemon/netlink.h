@@ -11,12 +11,14 @@
 #include <netlink/msg.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <sys/types.h>
 
 struct nlw {
 	struct nl_sock *proc;
 	struct nl_sock *uevent;
-	void (*on_task)(void *arg, pid_t pid); /* maybe a new kworker */
+	/* maybe a new kworker; fork_ns: the event's CLOCK_MONOTONIC stamp */
+	void (*on_task)(void *arg, pid_t pid, uint64_t fork_ns);
 	void (*on_exit)(void *arg, pid_t pid); /* a kernel thread exited */
 	void (*on_wq)(void *arg, const char *name); /* workqueue added */
 	void (*on_overrun)(void *arg); /* events were lost */

@@ -37,6 +37,12 @@ int wq_read_state(const struct apply_ctx *ax, const char *wq,
 		if (sb.st_mode & 0222)
 			st->writable |= WA_BIT(a);
 	}
+	/*
+	 * Gone while it was read (destroyed with its module): the attributes
+	 * that could not be read are not missing, and nothing is to be done.
+	 */
+	if (wq_path(path, sizeof(path), ax->root, wq, NULL) || stat(path, &sb))
+		return -ENOENT;
 	return 0;
 }
 

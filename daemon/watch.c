@@ -39,9 +39,15 @@ void watch_overrun(struct watch *w, uint64_t now)
 	rescan_soon(w, now, 0);
 }
 
-static void arm_retry(struct watch *w, uint64_t now)
+/* The next look at a pending one: the soonest of theirs */
+static void arm_retry(struct watch *w)
 {
-	w->retry_at = now + (WATCH_RETRY_USEC << w->retries);
+	unsigned int i;
+
+	w->retry_at = WATCH_NEVER;
+	for (i = 0; i < w->npending; i++)
+		if (w->pending[i].at < w->retry_at)
+			w->retry_at = w->pending[i].at;
 }
 
 void watch_task(struct watch *w, pid_t pid, uint64_t now)
@@ -60,9 +66,15 @@ void watch_task(struct watch *w, pid_t pid, uint64_t now)
 		rescan_soon(w, now, WATCH_UNSETTLED_USEC);
 		return;
 	}
-	w->pending[w->npending++] = pid;
-	w->retries = 0;
-	arm_retry(w, now);
+	/*
+	 * Its own clock: one retry timer re-armed at every fork put off the
+	 * look at the older ones for as long as a stream of forks lasted.
+	 */
+	w->pending[w->npending].pid = pid;
+	w->pending[w->npending].tries = 0;
+	w->pending[w->npending++].at = now + WATCH_RETRY_USEC;
+	if (now + WATCH_RETRY_USEC < w->retry_at)
+		w->retry_at = now + WATCH_RETRY_USEC;
 }
 
 void watch_exit(struct watch *w, pid_t pid)
@@ -71,8 +83,9 @@ void watch_exit(struct watch *w, pid_t pid)
 
 	/* it will not settle: its place goes to the next one */
 	for (i = 0; i < w->npending; i++) {
-		if (w->pending[i] == pid) {
+		if (w->pending[i].pid == pid) {
 			w->pending[i] = w->pending[--w->npending];
+			arm_retry(w);
 			break;
 		}
 	}
@@ -95,27 +108,28 @@ void watch_wq(struct watch *w, const char *name, uint64_t now)
 /* Look again at kthreadd's children that were not settled at FORK time */
 static void retry(struct watch *w, uint64_t now)
 {
-	unsigned int i, keep = 0;
+	unsigned int i, keep = 0, dropped = 0;
 
-	w->retry_at = WATCH_NEVER;
 	for (i = 0; i < w->npending; i++) {
-		pid_t pid = w->pending[i];
+		struct watch_pending p = w->pending[i];
 
-		if (daemon_task_unsettled(w->d, pid))
-			w->pending[keep++] = pid;
-		else
-			daemon_task_new(w->d, pid);
+		if (p.at > now) {
+			w->pending[keep++] = p; /* not its time yet */
+		} else if (!daemon_task_unsettled(w->d, p.pid)) {
+			daemon_task_new(w->d, p.pid);
+		} else if (++p.tries < WATCH_RETRY_MAX) {
+			p.at = now + (WATCH_RETRY_USEC << p.tries);
+			w->pending[keep++] = p;
+		} else {
+			dropped++;
+		}
 	}
 	w->npending = keep;
-	if (keep && ++w->retries < WATCH_RETRY_MAX) {
-		arm_retry(w, now);
-		return;
-	}
-	if (keep)
+	arm_retry(w);
+	if (dropped)
 		log_debug(
 			"%u new kernel thread(s) still unsettled; the rescan will see them",
-			keep);
-	w->npending = 0;
+			dropped);
 }
 
 static void rescan(struct watch *w, uint64_t now)

@@ -23,7 +23,11 @@
 #define WATCH_NEVER UINT64_MAX
 /* kthreads waiting for their name and policy to settle */
 #define WATCH_PENDING_MAX 64
-/* the first look again after 10 ms, then doubling: 10, 20 ... 640 ms */
+/*
+ * Each kthread is looked at again 10 ms after its fork, then after 20,
+ * 40 ... 640 ms, on its own clock: a stream of new ones does not put off
+ * the look at the older ones.
+ */
 #define WATCH_RETRY_USEC 10000ULL
 #define WATCH_RETRY_MAX 7
 /* at most one rescan for lost events per second, however many are lost */
@@ -36,12 +40,18 @@
 /* new workqueues come in bursts (a module load): one kworker scan after */
 #define WATCH_WQ_SETTLE_USEC (WATCH_USEC_PER_SEC / 10)
 
+struct watch_pending {
+	pid_t pid;
+	unsigned int tries; /* looks at it so far */
+	uint64_t at; /* the next one */
+};
+
 struct watch {
 	struct daemon *d;
-	pid_t pending[WATCH_PENDING_MAX]; /* kthreads not settled yet */
+	/* kthreads not settled yet */
+	struct watch_pending pending[WATCH_PENDING_MAX];
 	unsigned int npending;
-	unsigned int retries; /* looks at the pending ones so far */
-	uint64_t retry_at; /* the next look; WATCH_NEVER */
+	uint64_t retry_at; /* the next look at one of them; WATCH_NEVER */
 	uint64_t rescan_at; /* a full rescan for lost events; WATCH_NEVER */
 	uint64_t last_rescan; /* when the last one ran */
 	bool rescanned; /* ... if one did */

@@ -10,10 +10,15 @@ static void on_pid(void *arg, pid_t pid)
 	(void)arg, (void)pid;
 }
 
+static void on_fork(void *arg, pid_t pid, uint64_t fork_ns)
+{
+	(void)arg, (void)pid, (void)fork_ns;
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct sockaddr_nl src = { .nl_family = AF_NETLINK, .nl_pid = 0 };
-	struct nlw w = { .on_task = on_pid, .on_exit = on_pid };
+	struct nlw w = { .on_task = on_fork, .on_exit = on_pid };
 	struct nl_msg *msg;
 
 	fuzz_quiet();

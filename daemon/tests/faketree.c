@@ -5,6 +5,7 @@
 #include "log.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <ftw.h>
 #include <sched.h>
 #include <stdio.h>
@@ -283,6 +284,15 @@ static int fo_write(void *ctx, const char *path, const char *val)
 	snap(fo, what);
 	if (fo->fail_from && fo->writes.n >= fo->fail_from)
 		return fo->fail_err;
+	if (fo->vanish_from && fo->writes.n >= fo->vanish_from) {
+		char dir[600];
+
+		/* the workqueue is destroyed: its directory goes */
+		snprintf(dir, sizeof(dir), "%.*s", (int)(strrchr(path, '/') - path),
+			 path);
+		nftw(dir, rm_one, 16, FTW_DEPTH | FTW_PHYS);
+		return -ENOENT;
+	}
 	/* fail_err > 0: the write "succeeds" but changes nothing */
 	if (fo->fail_attr && lp >= strlen(fo->fail_attr) &&
 	    !strcmp(path + lp - strlen(fo->fail_attr), fo->fail_attr))
@@ -322,6 +332,24 @@ static int fo_set(void *ctx, pid_t pid, const struct sched_val *v)
 	return sys_ops_fake_root.sched_set((void *)fo->root, pid, v);
 }
 
+/* A real fd (the caller closes it), standing for pid */
+static int fo_pidfd_open(void *ctx, pid_t pid)
+{
+	struct fake_ops *fo = ctx;
+	int fd = open("/dev/null", O_RDONLY | O_CLOEXEC);
+
+	fo->pidfd_pid = pid;
+	return fd < 0 ? -errno : fd;
+}
+
+static int fo_pidfd_exited(void *ctx, int fd)
+{
+	struct fake_ops *fo = ctx;
+
+	(void)fd;
+	return fo->exiting_pid && fo->pidfd_pid == fo->exiting_pid;
+}
+
 void ft_ops_init(struct fake_ops *fo, struct faketree *ft)
 {
 	memset(fo, 0, sizeof(*fo));
@@ -329,6 +357,8 @@ void ft_ops_init(struct fake_ops *fo, struct faketree *ft)
 	fo->ops.sched_get = fo_get;
 	fo->ops.sched_set = fo_set;
 	fo->ops.write_attr = fo_write;
+	fo->ops.pidfd_open = fo_pidfd_open;
+	fo->ops.pidfd_exited = fo_pidfd_exited;
 	fo->ops.ctx = fo;
 }
 

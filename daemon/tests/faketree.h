@@ -57,6 +57,11 @@ struct fake_ops {
 	struct strlist snaps; /* "wq/attr=value|CONTENT" or "pid N|CONTENT" */
 	/* sched_set on reuse_pid: first the pid goes to another task */
 	pid_t reuse_pid;
+	/* its pidfd says exiting_pid exited (it is still in /proc) */
+	pid_t exiting_pid;
+	pid_t pidfd_pid; /* the pid of the last pidfd opened */
+	/* the n-th write to a workqueue removes its directory (destroyed) */
+	unsigned int vanish_from;
 	/* a write of a pool attribute gives the workqueue new pool_ids */
 	bool new_pools;
 };

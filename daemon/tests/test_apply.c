@@ -127,6 +127,45 @@ static void test_readonly_attribute_rolls_back(void **state)
 	assert_int_equal(t.orig.set, 0);
 }
 
+/*
+ * Issue 18.7: a workqueue destroyed while it is being set (make
+ * bench-reaction's short-lived ones): no error, no "missing attribute",
+ * no put-back of a workqueue that is not there, no original left.
+ */
+static void test_workqueue_gone_during_write(void **state)
+{
+	struct wq_track t;
+
+	(void)state;
+	ft_wq(&ft, "ws01f", true);
+	want(&t, "ws01f", "private=1 policy=fifo rtprio=30");
+	fo.vanish_from = 2;
+	assert_int_equal(wq_go(&t), -ENOENT);
+	assert_string_equal(ft_writes(&fo), "ws01f/private=1 ws01f/policy=fifo");
+	assert_false(ft_logged("error"));
+	assert_false(ft_logged("warning"));
+	assert_int_equal(t.orig.set, 0);
+	/* and planned again, it is gone */
+	assert_int_equal(wq_go(&t), -ENOENT);
+}
+
+/* ... or sysfs refuses the write: the node is being removed (kernfs) */
+static void test_workqueue_going_enodev(void **state)
+{
+	struct wq_track t;
+
+	(void)state;
+	ft_wq(&ft, "ws020", true);
+	want(&t, "ws020", "private=1 policy=fifo rtprio=30");
+	fo.fail_attr = "ws020/policy";
+	fo.fail_err = -ENODEV;
+	assert_int_equal(wq_go(&t), -ENOENT);
+	/* no put-back of private: the workqueue is on its way out */
+	assert_string_equal(ft_writes(&fo), "ws020/private=1 ws020/policy=fifo");
+	assert_false(ft_logged("error"));
+	assert_int_equal(t.orig.set, 0);
+}
+
 static void test_einval_rolls_back_only_that_wq(void **state)
 {
 	struct wq_track a, b;
@@ -311,6 +350,8 @@ int main(void)
 		T(test_order_and_values),
 		T(test_second_apply_writes_nothing),
 		T(test_readonly_attribute_rolls_back),
+		T(test_workqueue_gone_during_write),
+		T(test_workqueue_going_enodev),
 		T(test_einval_rolls_back_only_that_wq),
 		T(test_readback_mismatch_rolls_back),
 		T(test_missing_attribute_skipped),

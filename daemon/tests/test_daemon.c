@@ -391,6 +391,24 @@ static void test_pid_reused_during_set(void **state)
 	assert_true(ft_logged("pid 102 changed hands"));
 }
 
+/*
+ * Issue 18.7: a kworker that exits while it is being set (its pidfd says
+ * so, /proc still shows it: a rescuer destroyed with its workqueue) did
+ * not change hands: no alarm, and the dying kworker is left as it is.
+ */
+static void test_exit_during_set_is_no_reuse(void **state)
+{
+	(void)state;
+	series_tree();
+	fo.exiting_pid = 102;
+	start(conf_rt);
+	daemon_scan(&d);
+	assert_false(ft_logged("changed hands"));
+	assert_int_equal(sched_of(102).policy, SCHED_FIFO);
+	/* the others are set as usual */
+	assert_int_equal(sched_of(100).policy, SCHED_FIFO);
+}
+
 /* Issue 16.2: a pid whose task is no kernel thread is never set */
 static void test_not_kthread_never_set(void **state)
 {
@@ -811,6 +829,7 @@ int main(void)
 		T(test_transient_error_retried),
 		T(test_permanent_error_logged_once),
 		T(test_pid_reused_during_set),
+		T(test_exit_during_set_is_no_reuse),
 		T(test_not_kthread_never_set),
 		T(test_kworker_originals_survive_restart),
 		T(test_kworker_originals_rule_dropped),

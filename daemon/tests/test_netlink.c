@@ -20,6 +20,7 @@
 #include "netlink.h"
 
 static pid_t got_pid, got_exit;
+static uint64_t got_fork_ns;
 static char got_wq[64];
 
 static void on_exit_cb(void *arg, pid_t pid)
@@ -28,10 +29,11 @@ static void on_exit_cb(void *arg, pid_t pid)
 	got_exit = pid;
 }
 
-static void on_task(void *arg, pid_t pid)
+static void on_task(void *arg, pid_t pid, uint64_t fork_ns)
 {
 	(void)arg;
 	got_pid = pid;
+	got_fork_ns = fork_ns;
 }
 
 static void on_wq(void *arg, const char *name)
@@ -47,6 +49,7 @@ static int setup(void **state)
 {
 	(void)state;
 	got_pid = got_exit = 0;
+	got_fork_ns = 0;
 	got_wq[0] = '\0';
 	w.ignored = 0;
 	ft_capture_logs();
@@ -73,6 +76,8 @@ static void make_proc(char *buf, int what, int parent, int child,
 	cn->id.val = CN_VAL_PROC;
 	cn->len = sizeof(ev);
 	ev.what = what;
+	/* the kernel's ktime_get_ns() at the event: one per pid here */
+	ev.timestamp_ns = 1000000000ULL * child + 123;
 	if (what == PROC_EVENT_FORK) {
 		ev.event_data.fork.parent_pid = parent;
 		ev.event_data.fork.parent_tgid = parent;
@@ -113,6 +118,8 @@ static void test_fork_from_kernel(void **state)
 	deliver_proc(0, PROC_EVENT_FORK, 2, 4242, NULL);
 	assert_int_equal(got_pid, 4242);
 	assert_int_equal(w.ignored, 0);
+	/* the fork's timestamp (64 bits at an odd offset) comes through */
+	assert_true(got_fork_ns == 1000000000ULL * 4242 + 123);
 }
 
 static void test_fork_not_kthreadd(void **state)

@@ -191,6 +191,35 @@ static void test_pending_full_rescans(void **state)
 }
 
 /*
+ * Issue 18.7: under a steady stream of new kthreads (one every 5 ms,
+ * each settled by the time the next comes), each is looked at about
+ * WATCH_RETRY_USEC after its fork. Re-arming the retry at every FORK put
+ * the look off for as long as the stream lasted (make bench-reaction:
+ * at 100 and 1000 forks/s the pending list filled, and the kworkers
+ * waited for the rate-limited rescan).
+ */
+static void test_stream_does_not_put_off_retry(void **state)
+{
+	pid_t pid;
+	uint64_t t;
+
+	(void)state;
+	for (pid = 3000; pid < 3020; pid++) {
+		t = T0 + (pid - 3000) * 5 * MS;
+		watch_run(&w, t);
+		if (pid - 3000 >= 2)
+			assert_int_equal(policy_of(pid - 2), SCHED_FIFO);
+		if (pid > 3000)
+			settle(pid - 1);
+		unsettled(pid);
+		watch_task(&w, pid, t);
+		assert_true(watch_next(&w) <= t + WATCH_RETRY_USEC);
+	}
+	assert_int_equal(d.scans, 1);
+	assert_true(w.npending <= 2);
+}
+
+/*
  * Issue 16.14: a kthread that exits leaves the pending list (its place
  * goes to the next one) and a kworker that exits is forgotten.
  */
@@ -264,6 +293,7 @@ int main(void)
 #define T(f) cmocka_unit_test_setup_teardown(f, setup, teardown)
 		T(test_overrun_rescans_rate_limited),
 		T(test_pending_full_rescans),
+		T(test_stream_does_not_put_off_retry),
 		T(test_exit_frees_pending_and_tracker),
 		T(test_wq_burst_one_kworker_scan),
 #undef T
