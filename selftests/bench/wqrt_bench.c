@@ -11,7 +11,8 @@
  *          one item each period (as a driver's interrupt handler would),
  *          from a ring of items; each item records the time from the
  *          expiry its period's timer was programmed for to its first line.
- *          Read: one line per period, the latency in nanoseconds or
+ *          Read: one line per period, "LATENCY_NS TIMER_LATE_NS" (the
+ *          latency, and how late the timer callback queued the item) or
  *          "skip" (the period's slot was still in flight: a miss).
  * burst    write "K ROUNDS": every round queues K items at once, each
  *          sleeping 2 ms, and records for each item the time from its
@@ -67,16 +68,21 @@ struct lat_item {
 	struct work_struct work;
 	struct kthread_work kwork;
 	u64 expiry_ns;
+	u64 queued_ns;
 	unsigned int seq;
 	/* queued and not yet started: the slot cannot take a new period */
 	atomic_t inflight;
 };
 
 static struct lat_item lat_items[LAT_SLOTS];
+/* per period: how late the timer callback ran, when it queued the item */
+static u64 *lat_timer_ns;
 static struct hrtimer lat_timer;
 static unsigned int lat_periods, lat_next;
 static u64 lat_period_ns;
 static bool lat_use_kthread;
+/* the samples are a latency run's (two columns), not a burst's */
+static bool lat_run;
 static DECLARE_COMPLETION(lat_done);
 static atomic_t lat_skips;
 
@@ -84,11 +90,13 @@ static void lat_record(struct lat_item *it)
 {
 	u64 now = ktime_get_ns();
 	u64 expiry = READ_ONCE(it->expiry_ns);
+	u64 queued = READ_ONCE(it->queued_ns);
 	unsigned int seq = READ_ONCE(it->seq);
 
 	/* from here on the slot may take a later period */
 	atomic_set_release(&it->inflight, 0);
 	samples[seq] = now - expiry;
+	lat_timer_ns[seq] = queued - expiry;
 }
 
 static void lat_work_fn(struct work_struct *work)
@@ -111,6 +119,7 @@ static enum hrtimer_restart lat_timer_fn(struct hrtimer *t)
 		/* the expiry this period was set for, not when we run */
 		WRITE_ONCE(it->expiry_ns, ktime_to_ns(hrtimer_get_expires(t)));
 		WRITE_ONCE(it->seq, seq);
+		WRITE_ONCE(it->queued_ns, ktime_get_ns());
 		if (lat_use_kthread)
 			queued = kthread_queue_work(rt_worker, &it->kwork);
 		else
@@ -136,7 +145,11 @@ static enum hrtimer_restart lat_timer_fn(struct hrtimer *t)
 	return HRTIMER_RESTART;
 }
 
-/* Run PERIODS periods; samples[i] is period i's latency or LAT_SKIP. */
+/*
+ * Run PERIODS periods; samples[i] is period i's latency or LAT_SKIP, and
+ * lat_timer_ns[i] how late its timer callback ran (the part of the
+ * latency that is not the workqueue's).
+ */
 static int run_latency(bool use_kthread, unsigned int periods,
 		       unsigned int period_us)
 {
@@ -144,8 +157,10 @@ static int run_latency(bool use_kthread, unsigned int periods,
 
 	if (!periods || periods > MAX_SAMPLES || period_us < 50)
 		return -EINVAL;
-	for (i = 0; i < periods; i++)
+	for (i = 0; i < periods; i++) {
 		samples[i] = LAT_SKIP;
+		lat_timer_ns[i] = 0;
+	}
 	for (i = 0; i < LAT_SLOTS; i++)
 		atomic_set(&lat_items[i].inflight, 0);
 	nr_samples = 0;
@@ -165,6 +180,7 @@ static int run_latency(bool use_kthread, unsigned int periods,
 	else
 		flush_workqueue(bench_wq);
 	nr_samples = periods;
+	lat_run = true;
 	return 0;
 }
 
@@ -199,6 +215,7 @@ static int run_burst(unsigned int k, unsigned int rounds)
 	if (!burst_items)
 		return -ENOMEM;
 	nr_samples = 0;
+	lat_run = false;
 	for (r = 0; r < rounds; r++) {
 		for (i = 0; i < k; i++)
 			INIT_WORK(&burst_items[i].work, burst_work_fn);
@@ -564,12 +581,16 @@ static int bench_show(struct seq_file *m, void *v)
 	mutex_lock(&bench_mutex);
 	if (m->private == enqueue_result)
 		seq_puts(m, enqueue_result);
-	else
+	else if (lat_run)
 		for (i = 0; i < nr_samples; i++)
 			if (samples[i] == LAT_SKIP)
 				seq_puts(m, "skip\n");
 			else
-				seq_printf(m, "%llu\n", samples[i]);
+				seq_printf(m, "%llu %llu\n", samples[i],
+					   lat_timer_ns[i]);
+	else
+		for (i = 0; i < nr_samples; i++)
+			seq_printf(m, "%llu\n", samples[i]);
 	mutex_unlock(&bench_mutex);
 	return 0;
 }
@@ -577,7 +598,7 @@ static int bench_show(struct seq_file *m, void *v)
 static int bench_open(struct inode *inode, struct file *file)
 {
 	return single_open_size(file, bench_show, inode->i_private,
-				(size_t)nr_samples * 21 + PAGE_SIZE);
+				(size_t)nr_samples * 42 + PAGE_SIZE);
 }
 
 static ssize_t cmd_write(struct file *file, const char __user *ubuf,
@@ -635,8 +656,11 @@ static int __init wqrt_bench_init(void)
 	int ret;
 
 	samples = vmalloc(array_size(MAX_SAMPLES, sizeof(u64)));
-	if (!samples)
-		return -ENOMEM;
+	lat_timer_ns = vmalloc(array_size(MAX_SAMPLES, sizeof(u64)));
+	if (!samples || !lat_timer_ns) {
+		ret = -ENOMEM;
+		goto err_samples;
+	}
 	bench_wq = alloc_workqueue("wqrt_bench", WQ_UNBOUND | WQ_SYSFS, 0);
 	if (!bench_wq) {
 		ret = -ENOMEM;
@@ -676,6 +700,7 @@ err_worker:
 err_wq:
 	destroy_workqueue(bench_wq);
 err_samples:
+	vfree(lat_timer_ns);
 	vfree(samples);
 	return ret;
 }
@@ -687,6 +712,7 @@ static void __exit wqrt_bench_exit(void)
 	hrtimer_cancel(&lat_timer);
 	kthread_destroy_worker(rt_worker);
 	destroy_workqueue(bench_wq);
+	vfree(lat_timer_ns);
 	vfree(samples);
 }
 
