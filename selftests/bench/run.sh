@@ -57,7 +57,7 @@ env_record() { # NAME KERNEL LOAD_BEFORE LOAD_AFTER: markdown list, every result
 	echo "- kernel: $2 flavour, $(grep -E '^CONFIG_HZ=' "$kcfg"), $(grep -q '^CONFIG_PREEMPT_RT=y' "$kcfg" && echo PREEMPT_RT || echo "not PREEMPT_RT"), $(grep -q '^CONFIG_CC_OPTIMIZE_FOR_PERFORMANCE=y' "$kcfg" && echo -O2 || echo -Os), lock debugging $(grep -qE '^CONFIG_(LOCKDEP|LOCK_STAT|DEBUG_SPINLOCK)=y' "$kcfg" && echo on || echo off), trace events $(grep -q '^CONFIG_EVENT_TRACING=y' "$kcfg" && echo on || echo off); .config sha256 $(sha256sum <"$kcfg" | cut -c1-16)"
 	echo "- host: $(sed -n 's/^model name[^:]*: //p' /proc/cpuinfo | head -n 1), $(nproc) CPUs; $(qemu-system-x86_64 --version | head -n 1)"
 	echo "- accelerator: $(accel_of "$1") ($(sed -n 2p "$out/$1.accel" 2>/dev/null))"
-	echo "- guest: $(sed -n 's/^I kernel .* vcpus \([0-9]*\) .*/\1/p' "$log") vCPUs, clocksource $(sed -n 's/^I clocksource //p' "$log")"
+	echo "- guest: $(sed -n 's/^I kernel .* vcpus \([0-9]*\) .*/\1/p' "$log") vCPUs, clocksource $(sed -n 's/^I clocksource //p' "$log" | awk '!seen[$0]++' | paste -sd' ' | sed 's/ /, then /g')"
 	echo "- host load (/proc/loadavg) before: $3; after: $4"
 }
 
@@ -85,7 +85,7 @@ latency)
 	# HZ=1000, no lock debugging, the timerlat and osnoise tracers).
 	kernel=${LATENCY_KERNEL:-prod}
 	stage=$(build_flavour "$kernel")
-	rounds=${ROUNDS:-5} count=${COUNT:-2000} period_us=${PERIOD_US:-1000}
+	rounds=${ROUNDS:-5} count=${COUNT:-5000} period_us=${PERIOD_US:-1000}
 	# A period later than the next period's expiry: the next item is due
 	# while this one has not started, seed 004's duplicated IMU sample
 	# (its "2 % late"). Under TCG the fifo variants' p99 stays well below
@@ -147,7 +147,7 @@ latency)
 		grep '^N ' "$log" | cut -c3- || echo "not measured"
 		echo '```'
 		echo
-		DEADLINE_US=$deadline_us SEED=$seed VARIANTS=$variants \
+		DEADLINE_US=$deadline_us PERIOD_US=$period_us SEED=$seed VARIANTS=$variants \
 			BURSTS="burst-reserve0 burst-reserve$burst_k" BURST_K=$burst_k \
 			python3 "$top/selftests/bench/latency-stats.py" "$log" "$d"
 	} >"$table"

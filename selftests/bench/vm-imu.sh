@@ -171,4 +171,6 @@ while [ "$r" -le "$ROUNDS" ]; do
 done
 reset_wq
 stop_load
+# the kernel may have changed clocksource since the start (tsc-early)
+echo "I clocksource $(cat /sys/devices/system/clocksource/clocksource0/current_clocksource 2>/dev/null || echo unknown)"
 exit 0

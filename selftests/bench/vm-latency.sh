@@ -18,7 +18,7 @@
 #   V VARIANT ROUND skipped: why   a variant this kernel cannot run
 # The settings are the first lines, which run.sh rewrites.
 
-COUNT=2000
+COUNT=5000
 PERIOD_US=1000
 ROUNDS=5
 VARIANTS="default nice-20 fifo50 fifo50-private-reserve kthread50 timerlat50 cyclictest50"
@@ -190,4 +190,6 @@ while [ $r -le "$ROUNDS" ]; do
 done
 reset_wq
 stop_load
+# the kernel may have changed clocksource since the start (tsc-early)
+echo "I clocksource $(cat /sys/devices/system/clocksource/clocksource0/current_clocksource 2>/dev/null || echo unknown)"
 exit 0
