@@ -132,7 +132,7 @@ def main():
 	print("of each round in blocks of %d consecutive periods (single periods" % block)
 	print("for timerlat50, whose histogram has no order), seed %d." % seed)
 	print()
-	print("| variant | rounds | periods | skipped | miss % | p50 us | p99 us | p99.9 us | max us | timer late p99 / max us | queue_work -> start p50 / p99 us | timer on time: periods, p50 / p99 us |")
+	print("| variant | rounds | periods | skipped | miss % | p50 us | p99 us | p99.9 us | max us | timer late p99 / max us | queue_work -> start p50 / p99 us, % > deadline | timer on time: periods, p50 / p99 us |")
 	print("|---|---|---|---|---|---|---|---|---|---|---|---|")
 	for v in order:
 		if v not in data["S"]:
@@ -148,9 +148,10 @@ def main():
 			tl = sorted(t for _, t in timer[v])
 			qs = sorted(x - t for x, t in timer[v])
 			ot = sorted(x for x, t in timer[v] if t < period_ns)
-			split = "%s / %s | %s / %s | %d, %s / %s" % (
+			split = "%s / %s | %s / %s, %.2f | %d, %s / %s" % (
 				us(quantile(tl, 0.99)), us(tl[-1]),
 				us(quantile(qs, 0.5)), us(quantile(qs, 0.99)),
+				100.0 * sum(1 for q in qs if q > deadline_ns) / len(qs),
 				len(ot), us(quantile(ot, 0.5)) if ot else "-",
 				us(quantile(ot, 0.99)) if ot else "-")
 		else:
@@ -162,7 +163,8 @@ def main():
 	print()
 	print("Timer late: the programmed expiry to the callback queueing the")
 	print("item, the part of the latency that is the timer's (and the VM's),")
-	print("not the workqueue's; queue_work -> start: the rest. Both without")
+	print("not the workqueue's; queue_work -> start: the rest, and the share")
+	print("of periods in which that part alone exceeded the deadline. Both without")
 	print("intervals, over the periods not skipped. p99.9 rests on the")
 	print("slowest 0.1 % of the periods, a handful per round: read its")
 	print("interval before its value. rtla timerlat and cyclictest, like")
