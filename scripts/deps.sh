@@ -28,7 +28,7 @@ packages=(
 	libsystemd-dev:arm64 libnl-3-dev:arm64 libiniparser-dev:arm64
 	libcmocka-dev:arm64 zlib1g-dev:arm64
 	# man pages, benchmarks, the systemd VM
-	mandoc gnuplot-nox rt-tests debootstrap e2fsprogs
+	mandoc gnuplot-nox rt-tests rtla debootstrap e2fsprogs
 	clang-14 libclang-rt-14-dev
 )
 

@@ -16,6 +16,9 @@
 #   perf        the series, wqrt + perf fragments: benchmarks only
 #   perf-plain  no series, same configuration as perf
 #   perf-alt    perf plus kernel/variants/wake-q
+#   prod        the series, wqrt + prod fragments (-O2, HZ=1000, no lock
+#               debugging, the timerlat/osnoise tracers): latency benchmarks
+#   prod-plain  no series, same configuration as prod
 #
 # NPATCHES applies only the first N patches of the series. WQRT_TREE=NAME
 # builds in the tree NAME instead of the flavour's own (kernel-each uses one

@@ -38,6 +38,7 @@ ncpu=$(nproc)
 [ "$(cat "/sys/class/tty/${UART#/dev/}/type" 2>/dev/null || echo 0)" -gt 0 ] ||
 	{ echo "E no UART behind $UART"; exit 1; }
 echo "I kernel $(uname -r) vcpus $ncpu frames $COUNT period_us $PERIOD_US rounds $ROUNDS"
+echo "I clocksource $(cat /sys/devices/system/clocksource/clocksource0/current_clocksource 2>/dev/null || echo unknown)"
 echo "I frame 32 bytes through $UART in loopback at 115200 baud (8250, 16550A FIFO)"
 echo "I writer SCHED_FIFO $WPRIO, reader SCHED_FIFO $RPRIO, both on CPU $CPU; ttyS2 irq $(cat "/sys/class/tty/${UART#/dev/}/irq" 2>/dev/null)"
 echo "I ttyS-serial at boot: $(for a in policy rtprio nice cpumask; do printf '%s=%s ' $a "$(cat "$wq/$a" 2>/dev/null || echo -)"; done)"
@@ -143,7 +144,10 @@ configure() { # VARIANT
 
 r=1
 while [ "$r" -le "$ROUNDS" ]; do
-	order=$(for v in $VARIANTS; do echo "$v"; done | shuf | xargs)
+	# run.sh draws the orders from a recorded seed (./order beside this
+	# script); without it, shuf
+	order=$(sed -n "${r}p" "$(dirname "$0")/order" 2>/dev/null)
+	[ -n "$order" ] || order=$(for v in $VARIANTS; do echo "$v"; done | shuf | xargs)
 	echo "O $r $order"
 	for v in $order; do
 		reset_wq
@@ -167,4 +171,6 @@ while [ "$r" -le "$ROUNDS" ]; do
 done
 reset_wq
 stop_load
+# the kernel may have changed clocksource since the start (tsc-early)
+echo "I clocksource $(cat /sys/devices/system/clocksource/clocksource0/current_clocksource 2>/dev/null || echo unknown)"
 exit 0

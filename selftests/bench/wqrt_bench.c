@@ -6,11 +6,14 @@
  * sets through sysfs, and an RT kthread_worker for comparison. Controlled
  * through /sys/kernel/debug/wqrt_bench/:
  *
- * latency  write "wq COUNT PERIOD_US" or "kthread COUNT PERIOD_US": a hard
- *          hrtimer fires every PERIOD_US and queues one item (as a driver's
- *          interrupt handler would), COUNT times; each item records the
- *          time from queue_work() to its first line. Read: one latency in
- *          nanoseconds per line.
+ * latency  write "wq PERIODS PERIOD_US" or "kthread PERIODS PERIOD_US": a
+ *          hard hrtimer fires every PERIOD_US, PERIODS times, and queues
+ *          one item each period (as a driver's interrupt handler would),
+ *          from a ring of items; each item records the time from the
+ *          expiry its period's timer was programmed for to its first line.
+ *          Read: one line per period, "LATENCY_NS TIMER_LATE_NS" (the
+ *          latency, and how late the timer callback queued the item) or
+ *          "skip" (the period's slot was still in flight: a miss).
  * burst    write "K ROUNDS": every round queues K items at once, each
  *          sleeping 2 ms, and records for each item the time from its
  *          queue_work() to its start. Read: latencies in ns, one per line.
@@ -49,32 +52,51 @@ static char enqueue_result[128];
 
 /* ---- periodic latency ---- */
 
+/*
+ * One work item per period, from a ring of LAT_SLOTS, so that a late item
+ * never makes the next period wait for it (no coordinated omission): every
+ * period of the run is counted. Each item carries the expiry its period's
+ * timer was programmed for, and the latency is that expiry to the work
+ * function's first line: the timer's own lateness included, as rtla
+ * timerlat's thread latency is. A period whose slot is still in flight
+ * LAT_SLOTS periods later is recorded as LAT_SKIP, a miss, never dropped.
+ */
+#define LAT_SLOTS	64
+#define LAT_SKIP	U64_MAX
+
 struct lat_item {
 	struct work_struct work;
 	struct kthread_work kwork;
+	u64 expiry_ns;
 	u64 queued_ns;
+	unsigned int seq;
+	/* queued and not yet started: the slot cannot take a new period */
+	atomic_t inflight;
 };
 
-static struct lat_item lat_item;
+static struct lat_item lat_items[LAT_SLOTS];
+/* per period: how late the timer callback ran, when it queued the item */
+static u64 *lat_timer_ns;
 static struct hrtimer lat_timer;
-static unsigned int lat_left, lat_period_us;
+static unsigned int lat_periods, lat_next;
+static u64 lat_period_ns;
 static bool lat_use_kthread;
+/* the samples are a latency run's (two columns), not a burst's */
+static bool lat_run;
 static DECLARE_COMPLETION(lat_done);
-static atomic_t lat_busy_skips;
-/* the item is queued and has not read its queue time yet */
-static atomic_t lat_inflight;
+static atomic_t lat_skips;
 
 static void lat_record(struct lat_item *it)
 {
 	u64 now = ktime_get_ns();
+	u64 expiry = READ_ONCE(it->expiry_ns);
 	u64 queued = READ_ONCE(it->queued_ns);
+	unsigned int seq = READ_ONCE(it->seq);
 
-	/* from here on the timer may stamp and queue the next period */
-	atomic_set_release(&lat_inflight, 0);
-	if (nr_samples < MAX_SAMPLES)
-		samples[nr_samples++] = now - queued;
-	if (nr_samples >= lat_left)
-		complete(&lat_done);
+	/* from here on the slot may take a later period */
+	atomic_set_release(&it->inflight, 0);
+	samples[seq] = now - expiry;
+	lat_timer_ns[seq] = queued - expiry;
 }
 
 static void lat_work_fn(struct work_struct *work)
@@ -89,41 +111,67 @@ static void lat_kwork_fn(struct kthread_work *work)
 
 static enum hrtimer_restart lat_timer_fn(struct hrtimer *t)
 {
+	unsigned int seq = lat_next++;
+	struct lat_item *it = &lat_items[seq % LAT_SLOTS];
+	bool queued = false;
 
-	/*
-	 * An item still in flight from an earlier period keeps its queue
-	 * time: stamping it again would make that late item look early.
-	 */
-	if (atomic_cmpxchg(&lat_inflight, 0, 1)) {
-		atomic_inc(&lat_busy_skips);
-	} else {
-		WRITE_ONCE(lat_item.queued_ns, ktime_get_ns());
+	if (!atomic_cmpxchg_acquire(&it->inflight, 0, 1)) {
+		/* the expiry this period was set for, not when we run */
+		WRITE_ONCE(it->expiry_ns, ktime_to_ns(hrtimer_get_expires(t)));
+		WRITE_ONCE(it->seq, seq);
+		WRITE_ONCE(it->queued_ns, ktime_get_ns());
 		if (lat_use_kthread)
-			kthread_queue_work(rt_worker, &lat_item.kwork);
+			queued = kthread_queue_work(rt_worker, &it->kwork);
 		else
-			queue_work(bench_wq, &lat_item.work);
+			queued = queue_work(bench_wq, &it->work);
+		if (!queued)
+			atomic_set(&it->inflight, 0);
+	}
+	if (!queued) {
+		samples[seq] = LAT_SKIP;
+		atomic_inc(&lat_skips);
 	}
 
-	if (completion_done(&lat_done))
+	if (lat_next >= lat_periods) {
+		complete(&lat_done);
 		return HRTIMER_NORESTART;
-	hrtimer_forward_now(t, ns_to_ktime((u64)lat_period_us * NSEC_PER_USEC));
+	}
+	/*
+	 * The next period's expiry, one period on, even when this callback
+	 * ran late: a period whose expiry has passed fires at once, so none
+	 * is left out (hrtimer_forward_now() would skip them).
+	 */
+	hrtimer_add_expires_ns(t, lat_period_ns);
 	return HRTIMER_RESTART;
 }
 
-static int run_latency(bool use_kthread, unsigned int count,
+/*
+ * Run PERIODS periods; samples[i] is period i's latency or LAT_SKIP, and
+ * lat_timer_ns[i] how late its timer callback ran (the part of the
+ * latency that is not the workqueue's).
+ */
+static int run_latency(bool use_kthread, unsigned int periods,
 		       unsigned int period_us)
 {
-	if (!count || count > MAX_SAMPLES || period_us < 50)
+	unsigned int i;
+
+	if (!periods || periods > MAX_SAMPLES || period_us < 50)
 		return -EINVAL;
+	for (i = 0; i < periods; i++) {
+		samples[i] = LAT_SKIP;
+		lat_timer_ns[i] = 0;
+	}
+	for (i = 0; i < LAT_SLOTS; i++)
+		atomic_set(&lat_items[i].inflight, 0);
 	nr_samples = 0;
-	lat_left = count;
-	lat_period_us = period_us;
+	lat_next = 0;
+	lat_periods = periods;
+	lat_period_ns = (u64)period_us * NSEC_PER_USEC;
 	lat_use_kthread = use_kthread;
-	atomic_set(&lat_busy_skips, 0);
-	atomic_set(&lat_inflight, 0);
+	atomic_set(&lat_skips, 0);
 	reinit_completion(&lat_done);
 
-	hrtimer_start(&lat_timer, ns_to_ktime((u64)period_us * NSEC_PER_USEC),
+	hrtimer_start(&lat_timer, ns_to_ktime(lat_period_ns),
 		      HRTIMER_MODE_REL_HARD);
 	wait_for_completion(&lat_done);
 	hrtimer_cancel(&lat_timer);
@@ -131,9 +179,8 @@ static int run_latency(bool use_kthread, unsigned int count,
 		kthread_flush_worker(rt_worker);
 	else
 		flush_workqueue(bench_wq);
-	if (atomic_read(&lat_busy_skips))
-		pr_info("wqrt_bench: %d periods found the item still pending\n",
-			atomic_read(&lat_busy_skips));
+	nr_samples = periods;
+	lat_run = true;
 	return 0;
 }
 
@@ -168,6 +215,7 @@ static int run_burst(unsigned int k, unsigned int rounds)
 	if (!burst_items)
 		return -ENOMEM;
 	nr_samples = 0;
+	lat_run = false;
 	for (r = 0; r < rounds; r++) {
 		for (i = 0; i < k; i++)
 			INIT_WORK(&burst_items[i].work, burst_work_fn);
@@ -533,6 +581,13 @@ static int bench_show(struct seq_file *m, void *v)
 	mutex_lock(&bench_mutex);
 	if (m->private == enqueue_result)
 		seq_puts(m, enqueue_result);
+	else if (lat_run)
+		for (i = 0; i < nr_samples; i++)
+			if (samples[i] == LAT_SKIP)
+				seq_puts(m, "skip\n");
+			else
+				seq_printf(m, "%llu %llu\n", samples[i],
+					   lat_timer_ns[i]);
 	else
 		for (i = 0; i < nr_samples; i++)
 			seq_printf(m, "%llu\n", samples[i]);
@@ -543,7 +598,7 @@ static int bench_show(struct seq_file *m, void *v)
 static int bench_open(struct inode *inode, struct file *file)
 {
 	return single_open_size(file, bench_show, inode->i_private,
-				(size_t)nr_samples * 21 + PAGE_SIZE);
+				(size_t)nr_samples * 42 + PAGE_SIZE);
 }
 
 static ssize_t cmd_write(struct file *file, const char __user *ubuf,
@@ -597,11 +652,15 @@ static int __init wqrt_bench_init(void)
 		.sched_policy = SCHED_FIFO,
 		.sched_priority = 50,
 	};
+	unsigned int i;
 	int ret;
 
 	samples = vmalloc(array_size(MAX_SAMPLES, sizeof(u64)));
-	if (!samples)
-		return -ENOMEM;
+	lat_timer_ns = vmalloc(array_size(MAX_SAMPLES, sizeof(u64)));
+	if (!samples || !lat_timer_ns) {
+		ret = -ENOMEM;
+		goto err_samples;
+	}
 	bench_wq = alloc_workqueue("wqrt_bench", WQ_UNBOUND | WQ_SYSFS, 0);
 	if (!bench_wq) {
 		ret = -ENOMEM;
@@ -617,8 +676,10 @@ static int __init wqrt_bench_init(void)
 	if (ret)
 		goto err_worker;
 
-	INIT_WORK(&lat_item.work, lat_work_fn);
-	kthread_init_work(&lat_item.kwork, lat_kwork_fn);
+	for (i = 0; i < LAT_SLOTS; i++) {
+		INIT_WORK(&lat_items[i].work, lat_work_fn);
+		kthread_init_work(&lat_items[i].kwork, lat_kwork_fn);
+	}
 	hrtimer_init(&lat_timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL_HARD);
 	lat_timer.function = lat_timer_fn;
 
@@ -639,6 +700,7 @@ err_worker:
 err_wq:
 	destroy_workqueue(bench_wq);
 err_samples:
+	vfree(lat_timer_ns);
 	vfree(samples);
 	return ret;
 }
@@ -650,6 +712,7 @@ static void __exit wqrt_bench_exit(void)
 	hrtimer_cancel(&lat_timer);
 	kthread_destroy_worker(rt_worker);
 	destroy_workqueue(bench_wq);
+	vfree(lat_timer_ns);
 	vfree(samples);
 }
 

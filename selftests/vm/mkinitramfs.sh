@@ -28,10 +28,11 @@ case "$arch" in
 x86_64)
 	busybox=/bin/busybox chrt=$(command -v chrt || true)
 	cyclictest=$(command -v cyclictest || true)
+	rtla=$(command -v rtla || true)
 	;;
 arm64)
 	sysroot=$("$top/selftests/vm/sysroot.sh" "$arch")
-	busybox=$sysroot/bin/busybox chrt=$sysroot/usr/bin/chrt cyclictest=
+	busybox=$sysroot/bin/busybox chrt=$sysroot/usr/bin/chrt cyclictest='' rtla=''
 	triplet=aarch64-linux-gnu
 	;;
 *) echo "mkinitramfs: no support for $arch guests" >&2; exit 2 ;;
@@ -85,6 +86,9 @@ done
 [ -f "$top/conf/wqrt.conf" ] && cp "$top/conf/wqrt.conf" "$root/etc/wqrt.conf"
 [ -z "$chrt" ] || cp "$chrt" "$root/usr/bin/chrt"
 [ -z "$cyclictest" ] || cp "$cyclictest" "$root/usr/bin/cyclictest"
+# rtla (timerlat, osnoise) for the benchmarks' floor; its libtracefs and
+# libtraceevent come with the other shared libraries below
+[ -z "$rtla" ] || cp "$(readlink -f "$rtla")" "$root/usr/bin/rtla"
 
 if [ -n "$script" ]; then
 	install -m 0755 "$script" "$root/wqrt/run.sh"
