@@ -362,6 +362,14 @@ void ft_ops_init(struct fake_ops *fo, struct faketree *ft)
 	fo->ops.ctx = fo;
 }
 
+void ft_ops_cleanup(struct fake_ops *fo, struct faketree *ft)
+{
+	strlist_free(&fo->writes);
+	strlist_free(&fo->snaps);
+	ft_clear_logs();
+	ft_cleanup(ft);
+}
+
 const char *ft_writes(struct fake_ops *fo)
 {
 	static char buf[2048];

@@ -66,6 +66,8 @@ struct fake_ops {
 	bool new_pools;
 };
 void ft_ops_init(struct fake_ops *fo, struct faketree *ft);
+/* A test's teardown: what the ops recorded, the captured logs, the tree. */
+void ft_ops_cleanup(struct fake_ops *fo, struct faketree *ft);
 /* The writes joined with spaces (static buffer). */
 const char *ft_writes(struct fake_ops *fo);
 

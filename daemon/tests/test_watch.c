@@ -54,9 +54,7 @@ static int teardown(void **state)
 {
 	(void)state;
 	daemon_free(&d);
-	strlist_free(&fo.writes);
-	ft_clear_logs();
-	ft_cleanup(&ft);
+	ft_ops_cleanup(&fo, &ft);
 	return 0;
 }
 
