@@ -1,0 +1,152 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+#
+# scenarios-stats.py RAW DATDIR: the tables of the latency scenarios that
+# latency-stats.py does not make, from the raw lines of vm-scenarios.sh:
+# which pools the noisy-neighbour variants ran on (P), the policy and age
+# of the task that ran each item (S and B lines' last two fields), the
+# workers of the burst pools across the idle cull (W), and wqrtd's window:
+# a new kworker's fork to its verified FIFO policy (K). Also one survival
+# curve per burst variant (DATDIR/surv-VARIANT.dat), as latency-stats.py
+# writes them for the periodic variants. Python's standard library only;
+# DEADLINE_US as for latency-stats.py.
+import math
+import os
+import sys
+
+POLICY = {0: "normal", 1: "fifo", 2: "rr"}
+# a task created less than this before it ran an item counts as new
+NEW_NS = 1e9
+
+
+def quantile(sorted_xs, q):
+	n = len(sorted_xs)
+	return sorted_xs[min(n - 1, max(0, math.ceil(q * n) - 1))]
+
+
+def pcts(xs, scale):
+	if not xs:
+		return "-"
+	s = sorted(xs)
+	return "%s / %s / %s" % tuple("%.1f" % (x / scale) for x in (
+		quantile(s, 0.5), quantile(s, 0.99), s[-1]))
+
+
+def main():
+	raw, datdir = sys.argv[1], sys.argv[2]
+	deadline_ns = float(os.environ.get("DEADLINE_US", "1000")) * 1000
+	items = {}	# (kind, variant): [(latency ns, policy, age ns)]
+	pools = {}	# (variant, round): {wq: ids}
+	workers = []	# (variant, round, wq, before, after)
+	window = {}	# variant: [fork -> verified ns]
+	results = {}	# variant: {result: n}
+	with open(raw) as f:
+		for line in f:
+			w = line.split()
+			if len(w) < 3:
+				continue
+			if w[0] == "S" and len(w) >= 7 and w[3] != "skip":
+				items.setdefault(("S", w[1]), []).append(
+					(float(w[3]), int(w[5]), float(w[6])))
+			elif w[0] == "B" and len(w) >= 6:
+				items.setdefault(("B", w[1]), []).append(
+					(float(w[3]), int(w[4]), float(w[5])))
+			elif w[0] == "P" and len(w) >= 5:
+				pools.setdefault((w[1], w[2]), {})[w[3]] = " ".join(w[4:])
+			elif w[0] == "W" and len(w) >= 6:
+				workers.append(tuple(w[1:6]))
+			elif w[0] == "K" and len(w) >= 8:
+				# K VARIANT ROUND PID FORK_NS DONE_NS RESULT COMM
+				window.setdefault(w[1], []).append(
+					float(w[5]) - float(w[4]))
+				r = results.setdefault(w[1], {})
+				r[w[6]] = r.get(w[6], 0) + 1
+
+	print("## Pools of the noisy-neighbour variants")
+	print()
+	print("pool_ids of wqrt_bench and of the neighbour wqrt_bench_nb as each")
+	print("run started (\"pod:pool\"; the same pool ID means a shared pool).")
+	print()
+	print("| variant | round | wqrt_bench | wqrt_bench_nb | shared |")
+	print("|---|---|---|---|---|")
+	for (v, r), p in sorted(pools.items()):
+		if "wqrt_bench_nb" not in p:
+			continue
+		a = {x.split(":")[-1] for x in p.get("wqrt_bench", "").split()}
+		b = {x.split(":")[-1] for x in p["wqrt_bench_nb"].split()}
+		print("| %s | %s | %s | %s | %s |" % (
+			v, r, p.get("wqrt_bench", "-"), p["wqrt_bench_nb"],
+			"yes" if a & b else "no"))
+	print()
+
+	print("## Who ran the items")
+	print()
+	print("The policy of the task that ran each item when it started, and")
+	print("whether it was new (created less than %g s before). On a stock" %
+	      (NEW_NS / 1e9))
+	print("kernel with kworkers chrt'ed by name, an item run by a normal")
+	print("task ran on a kworker wqrtd had not yet reached. Latency p50 /")
+	print("p99 / max in us, no intervals.")
+	print()
+	print("| variant | items | by policy | on new tasks | latency on normal tasks | latency on new tasks | % > deadline on new tasks |")
+	print("|---|---|---|---|---|---|---|")
+	for (kind, v), xs in sorted(items.items(), key=lambda kv: (kv[0][0] != "B", kv[0][1])):
+		by = {}
+		for _, p, _ in xs:
+			by[POLICY.get(p, str(p))] = by.get(POLICY.get(p, str(p)), 0) + 1
+		normal = [x for x, p, _ in xs if p == 0]
+		new = [x for x, _, a in xs if a < NEW_NS]
+		late = sum(1 for x in new if x > deadline_ns)
+		print("| %s%s | %d | %s | %d | %s | %s | %s |" % (
+			v, " (burst)" if kind == "B" else "", len(xs),
+			", ".join("%s %d" % kv for kv in sorted(by.items())),
+			len(new), pcts(normal, 1000), pcts(new, 1000),
+			"%.1f" % (100.0 * late / len(new)) if new else "-"))
+	print()
+
+	if workers:
+		print("## Burst pools across the idle cull")
+		print()
+		print("Workers of the workqueue's pools (kworker/uN:M of its pool_ids;")
+		print("every unbound kworker on a kernel without pool_ids) before the")
+		print("first burst after the idle wait, and after the warm bursts.")
+		print()
+		print("| variant | round | workqueue | workers before (after the cull) | after |")
+		print("|---|---|---|---|---|")
+		for w in workers:
+			print("| %s | %s | %s | %s | %s |" % w)
+		print()
+
+	if window:
+		print("## wqrtd's window: a new kworker still SCHED_NORMAL")
+		print()
+		print("wqrtd --timing: for each kworker forked while wqrtd ran, the")
+		print("kernel's fork timestamp to wqrtd's verified FIFO 50, ms.")
+		print()
+		print("| variant | kworkers | results | p50 / p99 / max ms |")
+		print("|---|---|---|---|")
+		for v in sorted(window):
+			print("| %s | %d | %s | %s |" % (
+				v, len(window[v]),
+				", ".join("%s %d" % kv for kv in sorted(results[v].items())),
+				pcts(window[v], 1e6)))
+		print()
+	else:
+		print("wqrtd's window: no kworker was forked while wqrtd ran (no K lines).")
+		print()
+
+	for (kind, v), xs in items.items():
+		if kind != "B":
+			continue
+		s = sorted(x for x, _, _ in xs)
+		n = len(s)
+		with open(os.path.join(datdir, "surv-%s.dat" % v), "w") as f:
+			last = None
+			for i, x in enumerate(s):
+				if x != last:
+					f.write("%.3f %.6g\n" % (x / 1000, (n - i) / n))
+				last = x
+
+
+if __name__ == "__main__":
+	main()
