@@ -192,7 +192,7 @@ latency-scenarios)
 	# after the idle cull, with and without a reserve), stock (plain 6.12
 	# with wqrtd's [kworker:] mode). The controls (default, fifo50,
 	# timerlat50) are in every boot. vm-scenarios.sh says what each
-	# variant is. ROUNDS (3), COUNT, PERIOD_US, DEADLINE_US, SEED as for
+	# variant is. ROUNDS (5, at least CULL_WAIT each), COUNT, PERIOD_US, DEADLINE_US, SEED as for
 	# the base case; CULL_WAIT (310 s) idle before the burst after the
 	# cull, BURST_K (8) items a burst, BURST_WARM (5) warm bursts after
 	# it; SUFFIX names the result files (latency-scenarios-DATE-SUFFIX.*,
@@ -200,7 +200,7 @@ latency-scenarios)
 	scenarios=${SCENARIOS-rt noisy drivers burst stock}
 	[ -n "$scenarios" ] || { echo "bench: SCENARIOS empty, no scenarios"; exit 0; }
 	has() { case " $scenarios " in *" $1 "*) return 0 ;; esac; return 1; }
-	rounds=${ROUNDS:-3} count=${COUNT:-5000} period_us=${PERIOD_US:-1000}
+	rounds=${ROUNDS:-5} count=${COUNT:-5000} period_us=${PERIOD_US:-1000}
 	deadline_us=${DEADLINE_US:-$period_us}
 	# the idle cull takes workers idle for IDLE_WORKER_TIMEOUT (300 s in
 	# kernel/workqueue.c): a round lasts at least this long
