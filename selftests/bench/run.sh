@@ -196,7 +196,8 @@ latency-scenarios)
 	# the base case; CULL_WAIT (310 s) idle before the burst after the
 	# cull, BURST_K (8) items a burst, BURST_WARM (5) warm bursts after
 	# it; SUFFIX names the result files (latency-scenarios-DATE-SUFFIX.*,
-	# "smoke" for a run that is one).
+	# "smoke" for a run that is one); TABLE_ONLY=1 makes the tables again
+	# from the logs of the last run (same SCENARIOS, ROUNDS), no VM.
 	scenarios=${SCENARIOS-rt noisy drivers burst stock}
 	[ -n "$scenarios" ] || { echo "bench: SCENARIOS empty, no scenarios"; exit 0; }
 	has() { case " $scenarios " in *" $1 "*) return 0 ;; esac; return 1; }
@@ -228,8 +229,13 @@ latency-scenarios)
 	rm -rf "$d"
 	mkdir -p "$d"
 	: >"$d/all.raw"
+	[ "${TABLE_ONLY:-0}" != 1 ] || seed=$(cat "$out/scen.seed")
 	for k in $kernels; do
-		stage=$(build_flavour "$k")
+		if [ "${TABLE_ONLY:-0}" = 1 ]; then
+			stage=$out/stage-$k
+		else
+			stage=$(build_flavour "$k")
+		fi
 		if [ "$k" = prod ]; then v=$v_prod; else v=$v_stock; fi
 		orders "$seed" "$rounds" "$v" >"$stage/order"
 		cp "$top/selftests/bench/vm-scenarios.sh" "$stage/vm-scenarios.sh"
@@ -238,16 +244,21 @@ latency-scenarios)
 			s/^ROUNDS=.*/ROUNDS=$rounds/; s/^VARIANTS=.*/VARIANTS=\"$v\"/;
 			s/^BURST_K=.*/BURST_K=$burst_k/; s/^BURST_WARM=.*/BURST_WARM=$burst_warm/;
 			s/^CULL_WAIT=.*/CULL_WAIT=$cull_wait/" "$stage/vm-scenarios.sh"
-		before=$(cat /proc/loadavg)
-		echo "bench-latency scenarios: $k, $rounds rounds of: $v" >&2
-		boot "$k" "$stage/vm-scenarios.sh" "scen-$k" \
-			$((1200 + rounds * ($(echo "$v" | wc -w) * (count * period_us / 1000000 + 20) + cull_wait + 120)))
-		after=$(cat /proc/loadavg)
 		log=$out/scen-$k.log
-		sed -i -e 's/\r$//' -e 's/\x1b\[[0-9;]*m//g' "$log"
-		grep -q '^I kernel' "$log" || { cat "$out/scen-$k.vmout"; exit 1; }
-		grep '^E ' "$log" && { cat "$out/scen-$k.vmout"; exit 1; }
-		env_record "scen-$k" "$k" "$before" "$after" >"$d/env-$k"
+		# TABLE_ONLY=1: no VM, the tables again from the last logs
+		if [ "${TABLE_ONLY:-0}" != 1 ]; then
+			before=$(cat /proc/loadavg)
+			echo "bench-latency scenarios: $k, $rounds rounds of: $v" >&2
+			boot "$k" "$stage/vm-scenarios.sh" "scen-$k" \
+				$((1200 + rounds * ($(echo "$v" | wc -w) * (count * period_us / 1000000 + 20) + cull_wait + 120)))
+			after=$(cat /proc/loadavg)
+			sed -i -e 's/\r$//' -e 's/\x1b\[[0-9;]*m//g' "$log"
+			grep -q '^I kernel' "$log" || { cat "$out/scen-$k.vmout"; exit 1; }
+			grep '^E ' "$log" && { cat "$out/scen-$k.vmout"; exit 1; }
+			env_record "scen-$k" "$k" "$before" "$after" >"$out/scen-$k.env"
+			echo "$seed" >"$out/scen.seed"
+		fi
+		cp "$out/scen-$k.env" "$d/env-$k"
 		# one namespace: plain 6.12's variants are stock-NAME
 		if [ "$k" = prod ]; then
 			grep -E '^[IOSHBNVPWK] ' "$log" >>"$d/all.raw"
@@ -323,7 +334,10 @@ latency-scenarios)
 		if [ -n "$p" ]; then
 			echo "plot for [v in \"${p# }\"] \"$d/surv-\".v.\".dat\" using 1:2 with steps lw 2 title v"
 		else
-			echo "plot 1/0 notitle"
+			# an empty panel: a curve outside its range, and a label
+			echo "set label 1 \"not run\" at graph 0.4, graph 0.5"
+			echo "plot [1:10][1:10] 100 notitle"
+			echo "unset label 1"
 		fi
 	}
 	{
