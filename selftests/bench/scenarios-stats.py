@@ -32,7 +32,34 @@ def pcts(xs, scale):
 		quantile(s, 0.5), quantile(s, 0.99), s[-1]))
 
 
+def relabel(path):
+	"""The log again, with the bursts after the idle wait of a pool that
+	had not been culled (no fewer workers before them than the bursts
+	left it with: W's BEFORE not below AFTER) renamed VARIANT-notculled.
+	vm-scenarios.sh prints, per pool, a P line, its bursts, a W line."""
+	held = []
+	with open(path) as f:
+		for line in f:
+			w = line.split()
+			if w and w[0] == "B" and w[1].endswith("-culled"):
+				held.append(w)
+				continue
+			if w and w[0] == "W" and len(w) >= 6:
+				culled = int(w[4]) < int(w[5])
+				for b in held:
+					if not culled:
+						b[1] = b[1][:-len("culled")] + "notculled"
+					print(" ".join(b))
+				held = []
+			print(line, end="")
+	for b in held:
+		print(" ".join(b))
+
+
 def main():
+	if sys.argv[1] == "relabel":
+		relabel(sys.argv[2])
+		return
 	raw, datdir = sys.argv[1], sys.argv[2]
 	deadline_ns = float(os.environ.get("DEADLINE_US", "1000")) * 1000
 	items = {}	# (kind, variant): [(latency ns, policy, age ns)]
@@ -54,7 +81,7 @@ def main():
 			elif w[0] == "P" and len(w) >= 5:
 				pools.setdefault((w[1], w[2]), {})[w[3]] = " ".join(w[4:])
 			elif w[0] == "W" and len(w) >= 6:
-				workers.append(tuple(w[1:6]))
+				workers.append(tuple(w[1:7]))
 			elif w[0] == "K" and len(w) >= 8:
 				# K VARIANT ROUND PID FORK_NS DONE_NS RESULT COMM
 				window.setdefault(w[1], []).append(
@@ -114,12 +141,17 @@ def main():
 		print()
 		print("Workers of the workqueue's pools (kworker/uN:M of its pool_ids;")
 		print("every unbound kworker on a kernel without pool_ids) before the")
-		print("first burst after the idle wait, and after the warm bursts.")
+		print("first burst after the idle wait, and after the warm bursts;")
+		print("culled: fewer before than the bursts left (the previous row's")
+		print("after). The bursts after a wait that no cull ended are the")
+		print("-notculled rows, not the -culled ones.")
 		print()
-		print("| variant | round | workqueue | workers before (after the cull) | after |")
-		print("|---|---|---|---|---|")
+		print("| variant | round | workqueue | workers before | after | idle s before | culled |")
+		print("|---|---|---|---|---|---|---|")
 		for w in workers:
-			print("| %s | %s | %s | %s | %s |" % w)
+			print("| %s | %s | %s | %s | %s | %s | %s |" % (
+				w[:5] + (w[5] if len(w) > 5 else "-",
+					 "yes" if int(w[3]) < int(w[4]) else "no")))
 		print()
 
 	if window:

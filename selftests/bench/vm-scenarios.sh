@@ -45,8 +45,10 @@
 #                              the item, AGE_NS since it was created
 #   B VARIANT ROUND NS POLICY AGE_NS
 #   P VARIANT ROUND WQ POOL_IDS   the pools of a workqueue as it ran
-#   W VARIANT ROUND WQ BEFORE AFTER   the workers of its pools before the
-#                              first burst and after the last one
+#   W VARIANT ROUND WQ BEFORE AFTER IDLE_S   the workers of its pools
+#                              before the first burst and after the last
+#                              one, and how long they had been idle (fewer
+#                              workers BEFORE than the last AFTER: culled)
 #   K VARIANT ROUND PID FORK_NS DONE_NS RESULT COMM   wqrtd --timing: a kworker
 #                              forked while wqrtd ran, and when its FIFO
 #                              policy was verified
@@ -260,6 +262,7 @@ burst() { # WQ NAME ROUND N
 # takes its workers away again
 for c in $cwqs; do
 	burst $c "$(burst_name $c)-first" 0 1
+	eval "left_$(echo $c | tr -c 'a-z0-9\n' _)=$(workers $c)"
 done
 last_burst=$(awk '{ print int($1) }' /proc/uptime)
 
@@ -276,10 +279,27 @@ while [ $r -le "$ROUNDS" ]; do
 	done
 	reset_wq wqrt_bench
 	reset_wq wqrt_bench_nb
-	# past the idle cull of every burst pool
+	# past the idle cull of every burst pool: IDLE_WORKER_TIMEOUT, and
+	# then the idle timer, a 300 s timer in the timer wheel's level of
+	# 32768-jiffy granularity (HZ=1000), may fire up to about 33 s late,
+	# and once more if it had to be re-armed; so from CULL_WAIT on, wait
+	# until every burst pool has fewer workers than the bursts left it
+	# with (the cull happened), for at most 120 s more
 	now=$(awk '{ print int($1) }' /proc/uptime)
 	[ $((now - last_burst)) -ge "$CULL_WAIT" ] ||
 		sleep $((CULL_WAIT - (now - last_burst)))
+	while :; do
+		culled=1
+		for c in $cwqs; do
+			eval "left=\${left_$(echo $c | tr -c 'a-z0-9\n' _):-0}"
+			[ "$(workers $c)" -lt "$left" ] || culled=0
+		done
+		now=$(awk '{ print int($1) }' /proc/uptime)
+		[ $culled = 1 ] && break
+		[ $((now - last_burst)) -lt $((CULL_WAIT + 120)) ] || break
+		sleep 5
+	done
+	idle_s=$((now - last_burst))
 	[ $series = 1 ] || wqrtd_start || echo "V chrt-burst $r note: no wqrtd, kworkers not chrt'ed"
 	for c in $cwqs; do
 		name=$(burst_name $c)
@@ -288,7 +308,9 @@ while [ $r -le "$ROUNDS" ]; do
 		burst $c "$name-culled" $r 1
 		sleep 0.05
 		burst $c "$name-warm" $r "$BURST_WARM"
-		echo "W $name $r $c $before $(workers $c)"
+		after=$(workers $c)
+		eval "left_$(echo $c | tr -c 'a-z0-9\n' _)=$after"
+		echo "W $name $r $c $before $after $idle_s"
 	done
 	[ $series = 1 ] || wqrtd_stop chrt-burst $r
 	last_burst=$(awk '{ print int($1) }' /proc/uptime)
