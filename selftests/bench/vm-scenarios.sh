@@ -291,6 +291,7 @@ while [ $r -le "$ROUNDS" ]; do
 	while :; do
 		culled=1
 		for c in $cwqs; do
+			left=0
 			eval "left=\${left_$(echo $c | tr -c 'a-z0-9\n' _):-0}"
 			[ "$(workers $c)" -lt "$left" ] || culled=0
 		done
