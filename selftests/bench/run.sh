@@ -259,18 +259,21 @@ latency-scenarios)
 			echo "$seed" >"$out/scen.seed"
 		fi
 		cp "$out/scen-$k.env" "$d/env-$k"
-		# one namespace: plain 6.12's variants are stock-NAME
+		# the bursts after an idle wait that no cull ended are
+		# -notculled; one namespace: plain 6.12's variants are stock-NAME
 		if [ "$k" = prod ]; then
-			grep -E '^[IOSHBNVPWK] ' "$log" >>"$d/all.raw"
+			python3 "$top/selftests/bench/scenarios-stats.py" relabel "$log" |
+				grep -E '^[IOSHBNVPWK] ' >>"$d/all.raw"
 		else
-			awk '$1 ~ /^[SHBVPWK]$/ { $2 = "stock-" $2 } $1 == "O" {
+			python3 "$top/selftests/bench/scenarios-stats.py" relabel "$log" |
+				awk '$1 ~ /^[SHBVPWK]$/ { $2 = "stock-" $2 } $1 == "O" {
 				for (i = 3; i <= NF; i++) $i = "stock-" $i } $1 == "I" { $1 = "I stock:" }
-				{ print }' "$log" | grep -E '^[IOSHBNVPWK] ' >>"$d/all.raw"
+				{ print }' | grep -E '^[IOSHBNVPWK] ' >>"$d/all.raw"
 		fi
 	done
 	order_rows=$v_prod
 	has stock && order_rows="$order_rows $(for x in $v_stock; do printf 'stock-%s ' "$x"; done)"
-	bursts="burst-r0-warm burst-r0-culled burst-r$burst_k-warm burst-r$burst_k-culled stock-chrt-burst-warm stock-chrt-burst-culled"
+	bursts="burst-r0-warm burst-r0-culled burst-r0-notculled burst-r$burst_k-warm burst-r$burst_k-culled burst-r$burst_k-notculled stock-chrt-burst-warm stock-chrt-burst-culled stock-chrt-burst-notculled"
 	table=$out/latency-scenarios.md
 	{
 		echo "# Dispatch latency: scenarios where wqrt's features matter ($date)"
@@ -319,9 +322,20 @@ latency-scenarios)
 		echo '```'
 		echo
 		DEADLINE_US=$deadline_us PERIOD_US=$period_us SEED=$seed VARIANTS=$order_rows \
-			BURSTS="$bursts" BURST_K=$burst_k \
+			BURSTS="$bursts" BURST_K=$burst_k BURST_DESC="$(cat <<TXT
+$burst_k items at once, each sleeping 2 ms, queued from a FIFO 50 kthread with
+interrupts off from each item's stamp to its queue_work(); the stamp to
+the item's start. burst-rN: private fifo 50 workqueues (4 per N) with
+nr_idle_extra N; -culled: the first burst after the pool's idle cull (at
+least $cull_wait s idle, and fewer workers than the last bursts left);
+-notculled: the same wait, but no cull had happened yet; -warm: $burst_warm
+bursts 50 ms apart right after it. stock-chrt-burst: plain 6.12, one
+workqueue with the default attributes (the pool every unbound workqueue
+shares), its kworkers chrt'ed to FIFO 50 by wqrtd's [kworker:] mode;
+TXT
+)" \
 			python3 "$top/selftests/bench/latency-stats.py" "$d/all.raw" "$d"
-		DEADLINE_US=$deadline_us BURST_K=$burst_k \
+		DEADLINE_US=$deadline_us BURST_K=$burst_k SEED=$seed VARIANTS=$order_rows \
 			python3 "$top/selftests/bench/scenarios-stats.py" "$d/all.raw" "$d"
 	} >"$table"
 	plot_set() { # TITLE VARIANTS...: the survival curves of those that ran
