@@ -166,8 +166,11 @@ distclean: clean
 .PHONY: bench bench-latency bench-enqueue bench-flush bench-imu bench-reaction
 bench: bench-latency bench-enqueue bench-flush bench-imu bench-reaction
 
+# the base case, then the scenarios of issue 18.6 on prod and prod-plain
+# (SCENARIOS="rt noisy drivers burst stock" by default; empty skips them)
 bench-latency: deps
 	@selftests/bench/run.sh latency
+	@selftests/bench/run.sh latency-scenarios
 
 bench-enqueue: deps
 	@selftests/bench/run.sh enqueue

@@ -6,17 +6,33 @@
  * sets through sysfs, and an RT kthread_worker for comparison. Controlled
  * through /sys/kernel/debug/wqrt_bench/:
  *
- * latency  write "wq PERIODS PERIOD_US" or "kthread PERIODS PERIOD_US": a
- *          hard hrtimer fires every PERIOD_US, PERIODS times, and queues
- *          one item each period (as a driver's interrupt handler would),
- *          from a ring of items; each item records the time from the
- *          expiry its period's timer was programmed for to its first line.
- *          Read: one line per period, "LATENCY_NS TIMER_LATE_NS" (the
- *          latency, and how late the timer callback queued the item) or
- *          "skip" (the period's slot was still in flight: a miss).
- * burst    write "K ROUNDS": every round queues K items at once, each
- *          sleeping 2 ms, and records for each item the time from its
- *          queue_work() to its start. Read: latencies in ns, one per line.
+ * latency  write "KIND PERIODS PERIOD_US": a hard hrtimer fires every
+ *          PERIOD_US, PERIODS times, and hands one item each period to
+ *          KIND (as a driver's interrupt handler would), from a ring of
+ *          items; each item records the time from the expiry its period's
+ *          timer was programmed for to its first line. KIND: "wq"
+ *          (wqrt_bench), "hp" (wqrt_bench_hp, a per-cpu WQ_HIGHPRI
+ *          workqueue: the timer's CPU's nice -20 pool), "kthread" (a FIFO
+ *          50 kthread_worker) or "irqthread" (a FIFO 50 kthread the timer
+ *          wakes, as a hard interrupt handler wakes its threaded handler).
+ *          Read: one line per period, "LATENCY_NS TIMER_LATE_NS POLICY
+ *          AGE_NS" (the latency, how late the timer callback queued the
+ *          item, the policy of the task that ran it and how long ago that
+ *          task was created) or "skip" (the period's slot was still in
+ *          flight: a miss).
+ * burst    write "K ROUNDS [WQ]": every round a FIFO 50 kthread queues K
+ *          items at once on WQ (wqrt_bench, wqrt_bench_c0..7), each
+ *          sleeping 2 ms, interrupts off from each item's stamp to its
+ *          queue_work(), and each item records the time from its stamp to
+ *          its start. Read: "LATENCY_NS POLICY AGE_NS", one item a line.
+ * hog      write "PRIO CPU ON_US OFF_US": a SCHED_FIFO PRIO kthread bound
+ *          to CPU spins ON_US and sleeps OFF_US, again and again, as a
+ *          threaded interrupt handler under an interrupt storm does;
+ *          "0 0 0 0" stops it.
+ * flood    write "ITEMS SPIN_US PERIOD_US": a hard hrtimer queues ITEMS
+ *          items on wqrt_bench_nb (the noisy neighbour) every PERIOD_US,
+ *          each spinning SPIN_US (an item still pending is not queued
+ *          again); "0 0 0" stops it.
  * enqueue  write "PRODUCERS ITEMS": PRODUCERS kthreads each queue ITEMS
  *          distinct work items as fast as they can (seed 000's method).
  *          Read: "items_per_sec N enq_p50_ns N enq_p99_ns N".
@@ -74,13 +90,23 @@ struct lat_item {
 	atomic_t inflight;
 };
 
+/* How a latency run hands its items on, see the latency command. */
+enum lat_kind { LAT_WQ, LAT_HP, LAT_KTHREAD, LAT_IRQTHREAD };
+
 static struct lat_item lat_items[LAT_SLOTS];
 /* per period: how late the timer callback ran, when it queued the item */
 static u64 *lat_timer_ns;
 static struct hrtimer lat_timer;
 static unsigned int lat_periods, lat_next;
 static u64 lat_period_ns;
-static bool lat_use_kthread;
+static enum lat_kind lat_kind;
+/* per period: the policy of the task that ran the item, and its age */
+static u8 *lat_policy;
+static u64 *lat_age_ns;
+/* irqthread: the periods posted so far, and the thread they wake */
+static unsigned int lat_posted;
+static struct task_struct *irq_thread;
+static struct workqueue_struct *hp_wq;
 /* the samples are a latency run's (two columns), not a burst's */
 static bool lat_run;
 static DECLARE_COMPLETION(lat_done);
@@ -97,6 +123,72 @@ static void lat_record(struct lat_item *it)
 	atomic_set_release(&it->inflight, 0);
 	samples[seq] = now - expiry;
 	lat_timer_ns[seq] = queued - expiry;
+	lat_policy[seq] = current->policy;
+	lat_age_ns[seq] = now - current->start_time;
+}
+
+/*
+ * The threaded handler: runs the periods the timer posted, in order, as
+ * irq_thread() runs its handler once per wakeup. A period the timer had to
+ * skip is not in its slot (an older one still is, or was).
+ */
+static int irq_thread_fn(void *arg)
+{
+	unsigned int next = 0;
+
+	while (!kthread_should_stop()) {
+		unsigned int posted;
+
+		set_current_state(TASK_INTERRUPTIBLE);
+		/* pairs with the timer's store: the slots' fields are set */
+		posted = smp_load_acquire(&lat_posted);
+		if (posted == next) {
+			if (!kthread_should_stop())
+				schedule();
+			__set_current_state(TASK_RUNNING);
+			continue;
+		}
+		__set_current_state(TASK_RUNNING);
+		for (; next != posted; next++) {
+			struct lat_item *it = &lat_items[next % LAT_SLOTS];
+
+			if (atomic_read_acquire(&it->inflight) &&
+			    READ_ONCE(it->seq) == next)
+				lat_record(it);
+		}
+	}
+	return 0;
+}
+
+/* The threaded handler of one irqthread run, FIFO 50 as irq threads are. */
+static int start_irq_thread(void)
+{
+	struct sched_attr attr = {
+		.size = sizeof(attr),
+		.sched_policy = SCHED_FIFO,
+		.sched_priority = 50,
+	};
+	struct task_struct *t;
+	int ret;
+
+	t = kthread_create(irq_thread_fn, NULL, "irq/wqrt_bench");
+	if (IS_ERR(t))
+		return PTR_ERR(t);
+	ret = sched_setattr_nocheck(t, &attr);
+	if (ret) {
+		kthread_stop(t);
+		return ret;
+	}
+	irq_thread = get_task_struct(t);
+	wake_up_process(t);
+	return 0;
+}
+
+static void stop_irq_thread(void)
+{
+	kthread_stop(irq_thread);
+	put_task_struct(irq_thread);
+	irq_thread = NULL;
 }
 
 static void lat_work_fn(struct work_struct *work)
@@ -120,12 +212,28 @@ static enum hrtimer_restart lat_timer_fn(struct hrtimer *t)
 		WRITE_ONCE(it->expiry_ns, ktime_to_ns(hrtimer_get_expires(t)));
 		WRITE_ONCE(it->seq, seq);
 		WRITE_ONCE(it->queued_ns, ktime_get_ns());
-		if (lat_use_kthread)
-			queued = kthread_queue_work(rt_worker, &it->kwork);
-		else
+		switch (lat_kind) {
+		case LAT_WQ:
 			queued = queue_work(bench_wq, &it->work);
+			break;
+		case LAT_HP:
+			queued = queue_work(hp_wq, &it->work);
+			break;
+		case LAT_KTHREAD:
+			queued = kthread_queue_work(rt_worker, &it->kwork);
+			break;
+		case LAT_IRQTHREAD:
+			/* irq_wake_thread(): post, then wake the handler */
+			smp_store_release(&lat_posted, seq + 1);
+			wake_up_process(irq_thread);
+			queued = true;
+			break;
+		}
 		if (!queued)
 			atomic_set(&it->inflight, 0);
+	} else if (lat_kind == LAT_IRQTHREAD) {
+		/* the thread must still get past this period */
+		smp_store_release(&lat_posted, seq + 1);
 	}
 	if (!queued) {
 		samples[seq] = LAT_SKIP;
@@ -150,7 +258,7 @@ static enum hrtimer_restart lat_timer_fn(struct hrtimer *t)
  * lat_timer_ns[i] how late its timer callback ran (the part of the
  * latency that is not the workqueue's).
  */
-static int run_latency(bool use_kthread, unsigned int periods,
+static int run_latency(enum lat_kind kind, unsigned int periods,
 		       unsigned int period_us)
 {
 	unsigned int i;
@@ -160,6 +268,8 @@ static int run_latency(bool use_kthread, unsigned int periods,
 	for (i = 0; i < periods; i++) {
 		samples[i] = LAT_SKIP;
 		lat_timer_ns[i] = 0;
+		lat_policy[i] = 0;
+		lat_age_ns[i] = 0;
 	}
 	for (i = 0; i < LAT_SLOTS; i++)
 		atomic_set(&lat_items[i].inflight, 0);
@@ -167,18 +277,39 @@ static int run_latency(bool use_kthread, unsigned int periods,
 	lat_next = 0;
 	lat_periods = periods;
 	lat_period_ns = (u64)period_us * NSEC_PER_USEC;
-	lat_use_kthread = use_kthread;
+	lat_kind = kind;
+	WRITE_ONCE(lat_posted, 0);
 	atomic_set(&lat_skips, 0);
 	reinit_completion(&lat_done);
+	if (kind == LAT_IRQTHREAD) {
+		int ret = start_irq_thread();
+
+		if (ret)
+			return ret;
+	}
 
 	hrtimer_start(&lat_timer, ns_to_ktime(lat_period_ns),
 		      HRTIMER_MODE_REL_HARD);
 	wait_for_completion(&lat_done);
 	hrtimer_cancel(&lat_timer);
-	if (use_kthread)
-		kthread_flush_worker(rt_worker);
-	else
+	switch (kind) {
+	case LAT_WQ:
 		flush_workqueue(bench_wq);
+		break;
+	case LAT_HP:
+		flush_workqueue(hp_wq);
+		break;
+	case LAT_KTHREAD:
+		kthread_flush_worker(rt_worker);
+		break;
+	case LAT_IRQTHREAD:
+		/* the thread is done once no slot is in flight */
+		for (i = 0; i < LAT_SLOTS; i++)
+			while (atomic_read_acquire(&lat_items[i].inflight))
+				usleep_range(1000, 2000);
+		stop_irq_thread();
+		break;
+	}
 	nr_samples = periods;
 	lat_run = true;
 	return 0;
@@ -186,50 +317,236 @@ static int run_latency(bool use_kthread, unsigned int periods,
 
 /* ---- burst latency ---- */
 
+/*
+ * K items at once, so that the pool needs K workers: the ones it has idle
+ * (the one every pool keeps, a reserve, the ones a previous burst left
+ * before the idle cull) and the ones it must create. They are queued from
+ * a FIFO 50 kthread, as an RT driver's thread would, with interrupts off
+ * from each item's stamp to its queue_work(), so that nothing but
+ * queue_work() itself is between the two.
+ */
+#define NR_CULL_WQ	8
+
+static struct workqueue_struct *cull_wq[NR_CULL_WQ];
+static char cull_wq_name[NR_CULL_WQ][16];
+
 struct burst_item {
 	struct work_struct work;
 	u64 queued_ns;
 };
 
 static struct burst_item *burst_items;
+static u8 *burst_policy;
+static u64 *burst_age_ns;
+
+struct burst_run {
+	struct workqueue_struct *wq;
+	unsigned int k, rounds;
+	struct completion done;
+};
 
 static void burst_work_fn(struct work_struct *work)
 {
 	struct burst_item *it = container_of(work, struct burst_item, work);
-	u64 lat = ktime_get_ns() - it->queued_ns;
-	unsigned int idx = it - burst_items;
+	u64 now = ktime_get_ns();
+	unsigned int idx = nr_samples + (it - burst_items);
 
 	/* Each item owns its slot: no lock needed. */
-	samples[nr_samples + idx] = lat;
+	samples[idx] = now - it->queued_ns;
+	burst_policy[idx] = current->policy;
+	burst_age_ns[idx] = now - current->start_time;
 	/* Block like a driver waiting for hardware: others need workers. */
 	usleep_range(2000, 2100);
 }
 
-static int run_burst(unsigned int k, unsigned int rounds)
+static int burst_thread_fn(void *arg)
 {
+	struct burst_run *br = arg;
+	unsigned long flags;
 	unsigned int r, i;
+
+	for (r = 0; r < br->rounds; r++) {
+		for (i = 0; i < br->k; i++)
+			INIT_WORK(&burst_items[i].work, burst_work_fn);
+		for (i = 0; i < br->k; i++) {
+			local_irq_save(flags);
+			burst_items[i].queued_ns = ktime_get_ns();
+			queue_work(br->wq, &burst_items[i].work);
+			local_irq_restore(flags);
+		}
+		flush_workqueue(br->wq);
+		nr_samples += br->k;
+		/* Give the pool time to settle (and a reserve to refill). */
+		if (r + 1 < br->rounds)
+			msleep(50);
+	}
+	complete(&br->done);
+	/* Stay until kthread_stop(): the runner owns our task reference. */
+	while (!kthread_should_stop()) {
+		set_current_state(TASK_INTERRUPTIBLE);
+		if (!kthread_should_stop())
+			schedule();
+		__set_current_state(TASK_RUNNING);
+	}
+	return 0;
+}
+
+static struct workqueue_struct *burst_wq_by_name(const char *name)
+{
+	unsigned int i;
+
+	if (!*name || !strcmp(name, "wqrt_bench"))
+		return bench_wq;
+	for (i = 0; i < NR_CULL_WQ; i++)
+		if (!strcmp(name, cull_wq_name[i]))
+			return cull_wq[i];
+	return NULL;
+}
+
+static int run_burst(unsigned int k, unsigned int rounds, const char *wqname)
+{
+	struct sched_attr attr = {
+		.size = sizeof(attr),
+		.sched_policy = SCHED_FIFO,
+		.sched_priority = 50,
+	};
+	struct burst_run br = { .k = k, .rounds = rounds };
+	struct task_struct *t;
+	int ret;
 
 	if (!k || k > 256 || !rounds || (u64)k * rounds > MAX_SAMPLES)
 		return -EINVAL;
+	br.wq = burst_wq_by_name(wqname);
+	if (!br.wq)
+		return -ENOENT;
 	burst_items = kcalloc(k, sizeof(*burst_items), GFP_KERNEL);
 	if (!burst_items)
 		return -ENOMEM;
+	init_completion(&br.done);
 	nr_samples = 0;
 	lat_run = false;
-	for (r = 0; r < rounds; r++) {
-		for (i = 0; i < k; i++)
-			INIT_WORK(&burst_items[i].work, burst_work_fn);
-		for (i = 0; i < k; i++) {
-			burst_items[i].queued_ns = ktime_get_ns();
-			queue_work(bench_wq, &burst_items[i].work);
-		}
-		flush_workqueue(bench_wq);
-		nr_samples += k;
-		/* Give the pool time to settle (and a reserve to refill). */
-		msleep(50);
+	t = kthread_create(burst_thread_fn, &br, "wqrt_burst");
+	if (IS_ERR(t)) {
+		ret = PTR_ERR(t);
+		goto out;
 	}
+	ret = sched_setattr_nocheck(t, &attr);
+	if (ret) {
+		kthread_stop(t);
+		goto out;
+	}
+	get_task_struct(t);
+	wake_up_process(t);
+	wait_for_completion(&br.done);
+	kthread_stop(t);
+	put_task_struct(t);
+out:
 	kfree(burst_items);
 	burst_items = NULL;
+	return ret;
+}
+
+/* ---- RT competition: an IRQ-thread-like FIFO hog ---- */
+
+static struct task_struct *hog_task;
+static unsigned int hog_on_us, hog_off_us;
+
+static int hog_fn(void *arg)
+{
+	while (!kthread_should_stop()) {
+		u64 end = ktime_get_ns() + (u64)hog_on_us * NSEC_PER_USEC;
+
+		while (ktime_get_ns() < end && !kthread_should_stop())
+			cpu_relax();
+		usleep_range(hog_off_us, hog_off_us + 10);
+	}
+	return 0;
+}
+
+static void stop_hog(void)
+{
+	if (!hog_task)
+		return;
+	kthread_stop(hog_task);
+	put_task_struct(hog_task);
+	hog_task = NULL;
+}
+
+static int start_hog(unsigned int prio, unsigned int cpu, unsigned int on_us,
+		     unsigned int off_us)
+{
+	struct sched_attr attr = {
+		.size = sizeof(attr),
+		.sched_policy = SCHED_FIFO,
+		.sched_priority = prio,
+	};
+	struct task_struct *t;
+	int ret;
+
+	stop_hog();
+	if (!prio)
+		return 0;
+	if (prio > 99 || cpu >= nr_cpu_ids || !cpu_online(cpu) || !on_us ||
+	    on_us > 100000 || off_us < 100 || off_us > 1000000)
+		return -EINVAL;
+	hog_on_us = on_us;
+	hog_off_us = off_us;
+	t = kthread_create(hog_fn, NULL, "wqrt_hog/%u", cpu);
+	if (IS_ERR(t))
+		return PTR_ERR(t);
+	kthread_bind(t, cpu);
+	ret = sched_setattr_nocheck(t, &attr);
+	if (ret) {
+		kthread_stop(t);
+		return ret;
+	}
+	hog_task = get_task_struct(t);
+	wake_up_process(t);
+	return 0;
+}
+
+/* ---- noisy neighbour: another workqueue flooding the pool ---- */
+
+#define FLOOD_MAX	64
+
+static struct workqueue_struct *nb_wq;
+static struct work_struct flood_items[FLOOD_MAX];
+static struct hrtimer flood_timer;
+static unsigned int flood_nr, flood_spin_us;
+static u64 flood_period_ns;
+
+static void flood_work_fn(struct work_struct *work)
+{
+	u64 end = ktime_get_ns() + (u64)READ_ONCE(flood_spin_us) * NSEC_PER_USEC;
+
+	while (ktime_get_ns() < end)
+		cpu_relax();
+}
+
+static enum hrtimer_restart flood_timer_fn(struct hrtimer *t)
+{
+	unsigned int i;
+
+	for (i = 0; i < flood_nr; i++)
+		queue_work(nb_wq, &flood_items[i]);
+	hrtimer_forward_now(t, ns_to_ktime(flood_period_ns));
+	return HRTIMER_RESTART;
+}
+
+static int start_flood(unsigned int nr, unsigned int spin_us,
+		       unsigned int period_us)
+{
+	hrtimer_cancel(&flood_timer);
+	flush_workqueue(nb_wq);
+	if (!nr)
+		return 0;
+	if (nr > FLOOD_MAX || spin_us > 10000 || period_us < 100)
+		return -EINVAL;
+	flood_nr = nr;
+	WRITE_ONCE(flood_spin_us, spin_us);
+	flood_period_ns = (u64)period_us * NSEC_PER_USEC;
+	hrtimer_start(&flood_timer, ns_to_ktime(flood_period_ns),
+		      HRTIMER_MODE_REL_HARD);
 	return 0;
 }
 
@@ -586,11 +903,13 @@ static int bench_show(struct seq_file *m, void *v)
 			if (samples[i] == LAT_SKIP)
 				seq_puts(m, "skip\n");
 			else
-				seq_printf(m, "%llu %llu\n", samples[i],
-					   lat_timer_ns[i]);
+				seq_printf(m, "%llu %llu %u %llu\n",
+					   samples[i], lat_timer_ns[i],
+					   lat_policy[i], lat_age_ns[i]);
 	else
 		for (i = 0; i < nr_samples; i++)
-			seq_printf(m, "%llu\n", samples[i]);
+			seq_printf(m, "%llu %u %llu\n", samples[i],
+				   burst_policy[i], burst_age_ns[i]);
 	mutex_unlock(&bench_mutex);
 	return 0;
 }
@@ -598,14 +917,14 @@ static int bench_show(struct seq_file *m, void *v)
 static int bench_open(struct inode *inode, struct file *file)
 {
 	return single_open_size(file, bench_show, inode->i_private,
-				(size_t)nr_samples * 42 + PAGE_SIZE);
+				(size_t)nr_samples * 68 + PAGE_SIZE);
 }
 
 static ssize_t cmd_write(struct file *file, const char __user *ubuf,
 			 size_t len, loff_t *ppos)
 {
 	const char *which = file->f_path.dentry->d_name.name;
-	unsigned int a, b;
+	unsigned int a, b, c, d;
 	char buf[64], kind[16];
 	int ret;
 
@@ -620,15 +939,34 @@ static ssize_t cmd_write(struct file *file, const char __user *ubuf,
 		if (sscanf(buf, "%15s %u %u", kind, &a, &b) != 3)
 			ret = -EINVAL;
 		else if (!strcmp(kind, "wq"))
-			ret = run_latency(false, a, b);
+			ret = run_latency(LAT_WQ, a, b);
+		else if (!strcmp(kind, "hp"))
+			ret = run_latency(LAT_HP, a, b);
 		else if (!strcmp(kind, "kthread"))
-			ret = run_latency(true, a, b);
+			ret = run_latency(LAT_KTHREAD, a, b);
+		else if (!strcmp(kind, "irqthread"))
+			ret = run_latency(LAT_IRQTHREAD, a, b);
 		else
 			ret = -EINVAL;
+	} else if (!strcmp(which, "hog")) {
+		if (sscanf(buf, "%u %u %u %u", &a, &b, &c, &d) != 4)
+			ret = -EINVAL;
+		else
+			ret = start_hog(a, b, c, d);
+	} else if (!strcmp(which, "flood")) {
+		if (sscanf(buf, "%u %u %u", &a, &b, &c) != 3)
+			ret = -EINVAL;
+		else
+			ret = start_flood(a, b, c);
+	} else if (!strcmp(which, "burst")) {
+		/* the workqueue is optional: "K ROUNDS [WQ]" */
+		kind[0] = '\0';
+		if (sscanf(buf, "%u %u %15s", &a, &b, kind) < 2)
+			ret = -EINVAL;
+		else
+			ret = run_burst(a, b, kind);
 	} else if (sscanf(buf, "%u %u", &a, &b) != 2) {
 		ret = -EINVAL;
-	} else if (!strcmp(which, "burst")) {
-		ret = run_burst(a, b);
 	} else {
 		ret = run_enqueue(a, b);
 	}
@@ -645,6 +983,62 @@ static const struct file_operations bench_fops = {
 	.write = cmd_write,
 };
 
+static void free_samples(void)
+{
+	vfree(lat_timer_ns);
+	vfree(lat_age_ns);
+	vfree(lat_policy);
+	vfree(burst_age_ns);
+	vfree(burst_policy);
+	vfree(samples);
+}
+
+/* The workqueues of the scenarios, beside wqrt_bench. */
+static int scenario_wqs_init(void)
+{
+	unsigned int i;
+
+	hp_wq = alloc_workqueue("wqrt_bench_hp", WQ_HIGHPRI, 0);
+	if (!hp_wq)
+		return -ENOMEM;
+	nb_wq = alloc_workqueue("wqrt_bench_nb", WQ_UNBOUND | WQ_SYSFS, 0);
+	if (!nb_wq)
+		goto err;
+	for (i = 0; i < NR_CULL_WQ; i++) {
+		snprintf(cull_wq_name[i], sizeof(cull_wq_name[i]),
+			 "wqrt_bench_c%u", i);
+		cull_wq[i] = alloc_workqueue("%s", WQ_UNBOUND | WQ_SYSFS, 0,
+					     cull_wq_name[i]);
+		if (!cull_wq[i])
+			goto err;
+	}
+	for (i = 0; i < FLOOD_MAX; i++)
+		INIT_WORK(&flood_items[i], flood_work_fn);
+	hrtimer_init(&flood_timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL_HARD);
+	flood_timer.function = flood_timer_fn;
+	return 0;
+err:
+	for (i = 0; i < NR_CULL_WQ; i++)
+		if (cull_wq[i])
+			destroy_workqueue(cull_wq[i]);
+	if (nb_wq)
+		destroy_workqueue(nb_wq);
+	destroy_workqueue(hp_wq);
+	return -ENOMEM;
+}
+
+static void scenario_wqs_exit(void)
+{
+	unsigned int i;
+
+	stop_hog();
+	hrtimer_cancel(&flood_timer);
+	for (i = 0; i < NR_CULL_WQ; i++)
+		destroy_workqueue(cull_wq[i]);
+	destroy_workqueue(nb_wq);
+	destroy_workqueue(hp_wq);
+}
+
 static int __init wqrt_bench_init(void)
 {
 	struct sched_attr attr = {
@@ -657,13 +1051,23 @@ static int __init wqrt_bench_init(void)
 
 	samples = vmalloc(array_size(MAX_SAMPLES, sizeof(u64)));
 	lat_timer_ns = vmalloc(array_size(MAX_SAMPLES, sizeof(u64)));
-	if (!samples || !lat_timer_ns) {
+	lat_age_ns = vmalloc(array_size(MAX_SAMPLES, sizeof(u64)));
+	lat_policy = vmalloc(MAX_SAMPLES);
+	burst_age_ns = vmalloc(array_size(MAX_SAMPLES, sizeof(u64)));
+	burst_policy = vmalloc(MAX_SAMPLES);
+	if (!samples || !lat_timer_ns || !lat_age_ns || !lat_policy ||
+	    !burst_age_ns || !burst_policy) {
 		ret = -ENOMEM;
 		goto err_samples;
 	}
 	bench_wq = alloc_workqueue("wqrt_bench", WQ_UNBOUND | WQ_SYSFS, 0);
 	if (!bench_wq) {
 		ret = -ENOMEM;
+		goto err_samples;
+	}
+	ret = scenario_wqs_init();
+	if (ret) {
+		destroy_workqueue(bench_wq);
 		goto err_samples;
 	}
 	rt_worker = kthread_create_worker(0, "wqrt_bench_kw");
@@ -686,6 +1090,8 @@ static int __init wqrt_bench_init(void)
 	bench_dir = debugfs_create_dir("wqrt_bench", NULL);
 	debugfs_create_file("latency", 0600, bench_dir, NULL, &bench_fops);
 	debugfs_create_file("burst", 0600, bench_dir, NULL, &bench_fops);
+	debugfs_create_file("hog", 0200, bench_dir, NULL, &bench_fops);
+	debugfs_create_file("flood", 0200, bench_dir, NULL, &bench_fops);
 	debugfs_create_file("enqueue", 0600, bench_dir, enqueue_result,
 			    &bench_fops);
 	ret = flush_bench_init(bench_dir);
@@ -698,10 +1104,10 @@ err_debugfs:
 err_worker:
 	kthread_destroy_worker(rt_worker);
 err_wq:
+	scenario_wqs_exit();
 	destroy_workqueue(bench_wq);
 err_samples:
-	vfree(lat_timer_ns);
-	vfree(samples);
+	free_samples();
 	return ret;
 }
 
@@ -710,10 +1116,10 @@ static void __exit wqrt_bench_exit(void)
 	debugfs_remove_recursive(bench_dir);
 	flush_bench_exit();
 	hrtimer_cancel(&lat_timer);
+	scenario_wqs_exit();
 	kthread_destroy_worker(rt_worker);
 	destroy_workqueue(bench_wq);
-	vfree(lat_timer_ns);
-	vfree(samples);
+	free_samples();
 }
 
 module_init(wqrt_bench_init);
