@@ -208,7 +208,7 @@ enqueue)
 	# wqrt_bench.c's bound (ENQ_MAX_PRODUCERS, ENQ_MAX_ITEMS): every item
 	# is allocated up front, 40 bytes without lockdep, about 90 with it
 	if [ "$producers" -gt 64 ] || [ $((producers * items)) -gt 4000000 ]; then
-		echo "bench-enqueue: PRODUCERS=$producers x ITEMS=$items: at most 64 producers and 4000000 items in all (160 MB up front, about 350 MB on a lock_stat kernel, of the VM's ${WQRT_VM_MEM:-2048} MB)" >&2
+		echo "bench-enqueue: PRODUCERS=$producers x ITEMS=$items: at most 64 producers and 4000000 items in all (160 MB up front, about 350 MB on a lock_stat kernel, of the VM's ${WQRT_VM_MEM:-1024} MiB)" >&2
 		exit 2
 	fi
 	seed=${SEED:-$(od -An -N4 -tu4 /dev/urandom | tr -d ' ')}

@@ -97,4 +97,6 @@ for scope in cpu smt cache numa system; do
 	fi
 	echo "I item_bytes $8"
 done
+# the kernel may have changed clocksource since the start (tsc-early)
+echo "I clocksource $(cat /sys/devices/system/clocksource/clocksource0/current_clocksource 2>/dev/null || echo unknown)"
 exit 0

@@ -23,8 +23,9 @@
  *          ENQ_MAX_ITEMS items in all: every item is a work_struct and a
  *          u64 sample, allocated up front, item_bytes each (40 without
  *          lockdep, about twice that with it), so the bound is 160 MB
- *          (about 350 MB with lockdep) of the bench VM's 2 GB; more is
- *          refused with -E2BIG and a line in the kernel log.
+ *          (about 350 MB with lockdep) of the bench VM's 1 GiB
+ *          (run-vm.sh's default); more is refused with -E2BIG and a line
+ *          in the kernel log.
  *          Read: "items_per_sec N enq_p50_ns N enq_p99_ns N item_bytes N".
  * layout   write anything: queues one item on each online CPU in turn
  *          (queue_work_on(), so the item goes to the pool of that CPU's
