@@ -235,14 +235,24 @@ enqueue)
 	}
 	start=$(date +%s)
 	load_before=$(cat /proc/loadavg)
-	r=0
+	# UNTIL (a date): start no round that would end after it, judging by
+	# the longest round so far; the table says how many rounds ran.
+	until_s=
+	[ -z "${UNTIL:-}" ] || until_s=$(date -d "$UNTIL" +%s)
+	r=0 longest=0
 	while read -r order; do
+		rstart=$(date +%s)
+		if [ -n "$until_s" ] && [ "$r" -gt 0 ] &&
+			[ $((rstart + longest)) -gt "$until_s" ]; then
+			echo "bench-enqueue: stopping after $r of $rounds rounds: another would end after UNTIL=$UNTIL"
+			break
+		fi
 		r=$((r + 1)) pos=0
 		for k in $order; do
 			pos=$((pos + 1))
 			echo "bench-enqueue: round $r/$rounds, $pos: $k ($producers x $items per scope)"
 			echo "$k $r $pos H $(cat /proc/loadavg)" >>"$raw"
-			boot "$k" "$out/stage-$k/vm-enqueue.sh" "$name-$k-$r" "$timeout"
+			boot "$k" "$out/stage-$k/vm-enqueue.sh" "$name-$k-$r" "$timeout" </dev/null
 			log=$out/$name-$k-$r.log
 			sed -i 's/\r$//' "$log"
 			grep -q '^I kernel' "$log" || { cat "$out/$name-$k-$r.vmout"; exit 1; }
@@ -250,7 +260,13 @@ enqueue)
 			awk -v p="$k $r $pos" '$1 ~ /^[LRSVI]$/ { print p, $0 }' "$log" >>"$raw"
 			echo "$k $r $pos A $(accel_of "$name-$k-$r")" >>"$raw"
 		done
+		[ $(($(date +%s) - rstart)) -le "$longest" ] || longest=$(($(date +%s) - rstart))
 	done <"$out/$name.order"
+	[ "$r" = "$rounds" ] || {
+		head -n "$r" "$out/$name.order" >"$out/$name.order.ran"
+		mv "$out/$name.order.ran" "$out/$name.order"
+		rounds_asked=$rounds rounds=$r
+	}
 	load_after=$(cat /proc/loadavg)
 	[ -z "$lock" ] || exec 7>&-
 	date=$(date -u +%Y-%m-%d)
@@ -281,9 +297,9 @@ enqueue)
 		echo "scope (after a warm-up of $producers x 2000); items/s is all the items over"
 		echo "the time from waking the producers to the last item's completion,"
 		echo "p50/p99 the time of each queue_work() call (all $((producers * items)) of them)."
-		echo "$rounds rounds; in each round every kernel boots once, in an order"
+		echo "$rounds rounds${rounds_asked:+ (of ROUNDS=$rounds_asked: UNTIL=$UNTIL stopped the rest)}; in each round every kernel boots once, in an order"
 		echo "drawn from seed $seed: $(paste -sd';' "$out/$name.order" | sed 's/;/; /g')."
-		echo "Command: \`$(for v in LOCKSTAT KERNELS ROUNDS PRODUCERS ITEMS; do [ -z "${!v:-}" ] || printf '%s=%q ' "$v" "${!v}"; done)SEED=$seed make bench-enqueue\`,"
+		echo "Command: \`$(for v in LOCKSTAT KERNELS ROUNDS PRODUCERS ITEMS UNTIL TAG; do [ -z "${!v:-}" ] || printf '%s=%q ' "$v" "${!v}"; done)SEED=$seed make bench-enqueue\`,"
 		echo "$(( ($(date +%s) - start) / 60 )) min of boots."
 		echo
 		echo "## Environment"
