@@ -30,6 +30,7 @@ import random
 import statistics
 import sys
 
+sys.dont_write_bytecode = True  # no __pycache__ in the source tree
 _spec = importlib.util.spec_from_file_location(
 	"latency_stats",
 	os.path.join(os.path.dirname(os.path.abspath(__file__)), "latency-stats.py"))
