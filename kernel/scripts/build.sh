@@ -19,6 +19,8 @@
 #   prod        the series, wqrt + prod fragments (-O2, HZ=1000, no lock
 #               debugging, the timerlat/osnoise tracers): latency benchmarks
 #   prod-plain  no series, same configuration as prod
+#   prod-alt    prod plus kernel/variants/wake-q (patch 3's alternative,
+#               for the enqueue A/B on the production-like configuration)
 #
 # NPATCHES applies only the first N patches of the series. WQRT_TREE=NAME
 # builds in the tree NAME instead of the flavour's own (kernel-each uses one

@@ -170,13 +170,15 @@ flavour_spec() {
 		FL_FRAGMENTS="wqrt.config perf.config" ;;
 	prod)	FL_SERIES=1 FL_FRAGMENTS="wqrt.config prod.config" ;;
 	prod-plain) FL_SERIES=0 FL_FRAGMENTS="wqrt.config prod.config" ;;
+	prod-alt) FL_SERIES=1 FL_VARIANT=wake-q
+		FL_FRAGMENTS="wqrt.config prod.config" ;;
 	flush-nosync) FL_SERIES=1 FL_VARIANT=flush-nosync
 		FL_FRAGMENTS="$TEST_FRAGMENTS debug-series.config?" ;;
 	bench-flush) FL_SERIES=1 FL_VARIANT=possible-cpus
 		FL_FRAGMENTS="bench-flush.config" ;;
 	bench-flush-plain) FL_SERIES=0 FL_VARIANT=possible-cpus
 		FL_FRAGMENTS="bench-flush.config" ;;
-	*)	die "unknown kernel flavour '$1' (test, plain, test-arm64, race, perf, perf-plain, perf-alt, prod, prod-plain, flush-nosync, bench-flush, bench-flush-plain)" ;;
+	*)	die "unknown kernel flavour '$1' (test, plain, test-arm64, race, perf, perf-plain, perf-alt, prod, prod-plain, prod-alt, flush-nosync, bench-flush, bench-flush-plain)" ;;
 	esac
 	# Every flavour starts from its architecture's own fragment.
 	FL_FRAGMENTS="$FL_ARCH.config $FL_FRAGMENTS"

@@ -34,8 +34,21 @@
  *          each spinning SPIN_US (an item still pending is not queued
  *          again); "0 0 0" stops it.
  * enqueue  write "PRODUCERS ITEMS": PRODUCERS kthreads each queue ITEMS
- *          distinct work items as fast as they can (seed 000's method).
- *          Read: "items_per_sec N enq_p50_ns N enq_p99_ns N".
+ *          distinct work items as fast as they can (seed 000's method:
+ *          8 x 200000). At most ENQ_MAX_PRODUCERS producers and
+ *          ENQ_MAX_ITEMS items in all: every item is a work_struct and a
+ *          u64 sample, allocated up front, item_bytes each (40 without
+ *          lockdep, about twice that with it), so the bound is 160 MB
+ *          (about 350 MB with lockdep) of the bench VM's 1 GiB
+ *          (run-vm.sh's default); more is refused with -E2BIG and a line
+ *          in the kernel log.
+ *          Read: "items_per_sec N enq_p50_ns N enq_p99_ns N item_bytes N".
+ * layout   write anything: queues one item on each online CPU in turn
+ *          (queue_work_on(), so the item goes to the pool of that CPU's
+ *          pod under the current affinity scope) and records the worker
+ *          that ran it. Read: one line per CPU, "CPU COMM RAN_ON ALLOWED":
+ *          unbound workers are named kworker/uPOOL_ID:N, so CPUs whose
+ *          items went to the same POOL_ID share a pool.
  * flush    seed 003's flush rates, see the flush section below.
  */
 #include <linux/module.h>
@@ -51,10 +64,14 @@
 #include <linux/completion.h>
 #include <linux/mutex.h>
 #include <linux/cpumask.h>
+#include <linux/cpu.h>
+#include <linux/sched.h>
 #include <linux/math64.h>
 #include <uapi/linux/sched/types.h>
 
 #define MAX_SAMPLES	100000
+#define ENQ_MAX_PRODUCERS	64
+#define ENQ_MAX_ITEMS		4000000
 
 static struct workqueue_struct *bench_wq;
 static struct kthread_worker *rt_worker;
@@ -607,9 +624,15 @@ static int run_enqueue(unsigned int nr_prod, unsigned int nr_items)
 	unsigned int i, j;
 	int ret = 0;
 
-	if (!nr_prod || nr_prod > 16 || !nr_items ||
-	    (u64)nr_prod * nr_items > MAX_SAMPLES * 4)
+	if (!nr_prod || !nr_items)
 		return -EINVAL;
+	if (nr_prod > ENQ_MAX_PRODUCERS ||
+	    (u64)nr_prod * nr_items > ENQ_MAX_ITEMS) {
+		pr_warn("wqrt_bench: enqueue %u x %u refused: at most %u producers and %u items in all (%zu bytes each)\n",
+			nr_prod, nr_items, ENQ_MAX_PRODUCERS, ENQ_MAX_ITEMS,
+			sizeof(struct work_struct) + sizeof(u64));
+		return -E2BIG;
+	}
 	total = (u64)nr_prod * nr_items;
 	prods = kcalloc(nr_prod, sizeof(*prods), GFP_KERNEL);
 	all = vmalloc(array_size(total, sizeof(u64)));
@@ -652,9 +675,10 @@ static int run_enqueue(unsigned int nr_prod, unsigned int nr_items)
 
 	sort(all, total, sizeof(u64), cmp_u64, NULL);
 	snprintf(enqueue_result, sizeof(enqueue_result),
-		 "items_per_sec %llu enq_p50_ns %llu enq_p99_ns %llu\n",
+		 "items_per_sec %llu enq_p50_ns %llu enq_p99_ns %llu item_bytes %zu\n",
 		 div64_u64(total * NSEC_PER_SEC, elapsed ?: 1),
-		 all[total / 2], all[total * 99 / 100]);
+		 all[total / 2], all[total * 99 / 100],
+		 sizeof(struct work_struct) + sizeof(u64));
 out:
 	/*
 	 * A producer that was never woken is stopped before it runs
@@ -672,6 +696,58 @@ out:
 	kfree(prods);
 	vfree(all);
 	return ret;
+}
+
+/* ---- pool layout of the current affinity scope ---- */
+
+struct layout_item {
+	struct work_struct work;
+	char comm[TASK_COMM_LEN];
+	int ran_on;
+	char allowed[64];
+};
+
+static char *layout_result;
+
+static void layout_work_fn(struct work_struct *work)
+{
+	struct layout_item *it = container_of(work, struct layout_item, work);
+
+	get_task_comm(it->comm, current);
+	it->ran_on = raw_smp_processor_id();
+	scnprintf(it->allowed, sizeof(it->allowed), "%*pbl",
+		  cpumask_pr_args(current->cpus_ptr));
+}
+
+static int run_layout(void)
+{
+	struct layout_item *items;
+	size_t size = (size_t)num_online_cpus() * 128 + 1, len = 0;
+	char *buf;
+	int cpu;
+
+	items = kcalloc(nr_cpu_ids, sizeof(*items), GFP_KERNEL);
+	buf = kzalloc(size, GFP_KERNEL);
+	if (!items || !buf) {
+		kfree(items);
+		kfree(buf);
+		return -ENOMEM;
+	}
+	cpus_read_lock();
+	for_each_online_cpu(cpu) {
+		struct layout_item *it = &items[cpu];
+
+		INIT_WORK(&it->work, layout_work_fn);
+		queue_work_on(cpu, bench_wq, &it->work);
+		flush_work(&it->work);
+		len += scnprintf(buf + len, size - len, "%d %s %d %s\n", cpu,
+				 it->comm, it->ran_on, it->allowed);
+	}
+	cpus_read_unlock();
+	kfree(items);
+	kfree(layout_result);
+	layout_result = buf;
+	return 0;
 }
 
 /* ---- flush (seed 003) ---- */
@@ -898,6 +974,8 @@ static int bench_show(struct seq_file *m, void *v)
 	mutex_lock(&bench_mutex);
 	if (m->private == enqueue_result)
 		seq_puts(m, enqueue_result);
+	else if (m->private == &layout_result)
+		seq_puts(m, layout_result ?: "");
 	else if (lat_run)
 		for (i = 0; i < nr_samples; i++)
 			if (samples[i] == LAT_SKIP)
@@ -935,7 +1013,9 @@ static ssize_t cmd_write(struct file *file, const char __user *ubuf,
 	buf[len] = '\0';
 
 	mutex_lock(&bench_mutex);
-	if (!strcmp(which, "latency")) {
+	if (!strcmp(which, "layout")) {
+		ret = run_layout();
+	} else if (!strcmp(which, "latency")) {
 		if (sscanf(buf, "%15s %u %u", kind, &a, &b) != 3)
 			ret = -EINVAL;
 		else if (!strcmp(kind, "wq"))
@@ -1094,6 +1174,8 @@ static int __init wqrt_bench_init(void)
 	debugfs_create_file("flood", 0200, bench_dir, NULL, &bench_fops);
 	debugfs_create_file("enqueue", 0600, bench_dir, enqueue_result,
 			    &bench_fops);
+	debugfs_create_file("layout", 0600, bench_dir, &layout_result,
+			    &bench_fops);
 	ret = flush_bench_init(bench_dir);
 	if (ret)
 		goto err_debugfs;
@@ -1119,6 +1201,7 @@ static void __exit wqrt_bench_exit(void)
 	scenario_wqs_exit();
 	kthread_destroy_worker(rt_worker);
 	destroy_workqueue(bench_wq);
+	kfree(layout_result);
 	free_samples();
 }
 
