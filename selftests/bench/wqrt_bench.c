@@ -177,27 +177,55 @@ static int irq_thread_fn(void *arg)
 	return 0;
 }
 
-/* The threaded handler of one irqthread run, FIFO 50 as irq threads are. */
-static int start_irq_thread(void)
+/*
+ * Make the new kthread @t SCHED_FIFO @prio and wake it, with a reference
+ * for the caller, who stops it with kthread_stop() and then drops that
+ * reference (the thread may have returned by then). On failure @t is
+ * stopped before it ever ran.
+ */
+static int wake_fifo_kthread(struct task_struct *t, unsigned int prio)
 {
 	struct sched_attr attr = {
 		.size = sizeof(attr),
 		.sched_policy = SCHED_FIFO,
-		.sched_priority = 50,
+		.sched_priority = prio,
 	};
+	int ret;
+
+	ret = sched_setattr_nocheck(t, &attr);
+	if (ret) {
+		kthread_stop(t);
+		return ret;
+	}
+	get_task_struct(t);
+	wake_up_process(t);
+	return 0;
+}
+
+/* A kthread's end: wait for kthread_stop(), which owns its reference. */
+static void wait_for_kthread_stop(void)
+{
+	while (!kthread_should_stop()) {
+		set_current_state(TASK_INTERRUPTIBLE);
+		if (!kthread_should_stop())
+			schedule();
+		__set_current_state(TASK_RUNNING);
+	}
+}
+
+/* The threaded handler of one irqthread run, FIFO 50 as irq threads are. */
+static int start_irq_thread(void)
+{
 	struct task_struct *t;
 	int ret;
 
 	t = kthread_create(irq_thread_fn, NULL, "irq/wqrt_bench");
 	if (IS_ERR(t))
 		return PTR_ERR(t);
-	ret = sched_setattr_nocheck(t, &attr);
-	if (ret) {
-		kthread_stop(t);
+	ret = wake_fifo_kthread(t, 50);
+	if (ret)
 		return ret;
-	}
-	irq_thread = get_task_struct(t);
-	wake_up_process(t);
+	irq_thread = t;
 	return 0;
 }
 
@@ -399,12 +427,7 @@ static int burst_thread_fn(void *arg)
 	}
 	complete(&br->done);
 	/* Stay until kthread_stop(): the runner owns our task reference. */
-	while (!kthread_should_stop()) {
-		set_current_state(TASK_INTERRUPTIBLE);
-		if (!kthread_should_stop())
-			schedule();
-		__set_current_state(TASK_RUNNING);
-	}
+	wait_for_kthread_stop();
 	return 0;
 }
 
@@ -422,11 +445,6 @@ static struct workqueue_struct *burst_wq_by_name(const char *name)
 
 static int run_burst(unsigned int k, unsigned int rounds, const char *wqname)
 {
-	struct sched_attr attr = {
-		.size = sizeof(attr),
-		.sched_policy = SCHED_FIFO,
-		.sched_priority = 50,
-	};
 	struct burst_run br = { .k = k, .rounds = rounds };
 	struct task_struct *t;
 	int ret;
@@ -447,13 +465,9 @@ static int run_burst(unsigned int k, unsigned int rounds, const char *wqname)
 		ret = PTR_ERR(t);
 		goto out;
 	}
-	ret = sched_setattr_nocheck(t, &attr);
-	if (ret) {
-		kthread_stop(t);
+	ret = wake_fifo_kthread(t, 50);
+	if (ret)
 		goto out;
-	}
-	get_task_struct(t);
-	wake_up_process(t);
 	wait_for_completion(&br.done);
 	kthread_stop(t);
 	put_task_struct(t);
@@ -492,11 +506,6 @@ static void stop_hog(void)
 static int start_hog(unsigned int prio, unsigned int cpu, unsigned int on_us,
 		     unsigned int off_us)
 {
-	struct sched_attr attr = {
-		.size = sizeof(attr),
-		.sched_policy = SCHED_FIFO,
-		.sched_priority = prio,
-	};
 	struct task_struct *t;
 	int ret;
 
@@ -512,13 +521,10 @@ static int start_hog(unsigned int prio, unsigned int cpu, unsigned int on_us,
 	if (IS_ERR(t))
 		return PTR_ERR(t);
 	kthread_bind(t, cpu);
-	ret = sched_setattr_nocheck(t, &attr);
-	if (ret) {
-		kthread_stop(t);
+	ret = wake_fifo_kthread(t, prio);
+	if (ret)
 		return ret;
-	}
-	hog_task = get_task_struct(t);
-	wake_up_process(t);
+	hog_task = t;
 	return 0;
 }
 
@@ -600,12 +606,7 @@ static int producer_fn(void *arg)
 		p->enq_ns[i] = ktime_get_ns() - t0;
 	}
 	/* Stay until kthread_stop(): the runner owns our task reference. */
-	while (!kthread_should_stop()) {
-		set_current_state(TASK_INTERRUPTIBLE);
-		if (!kthread_should_stop())
-			schedule();
-		__set_current_state(TASK_RUNNING);
-	}
+	wait_for_kthread_stop();
 	return 0;
 }
 
