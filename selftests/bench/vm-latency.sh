@@ -105,27 +105,12 @@ variant() { # NAME ROUND: configure the workqueue (or not) and run
 	awk -v v="$1" -v r="$2" '{ print "S " v " " r " " $1 " " $2 }' "$ctl/latency"
 }
 
-# timerlat's thread latency (expiry -> its FIFO 50 thread runs), on every
-# CPU, for as long as a workqueue variant runs: rtla timerlat hist at 1 us
-# buckets; the timerlat tracer read from tracefs when rtla fails.
+# timerlat's thread latency, for as long as a workqueue variant runs:
+# rtla_timerlat (load.sh); the timerlat tracer read from tracefs when rtla
+# fails.
 timerlat() { # ROUND
 	secs=$(((COUNT * PERIOD_US + 999999) / 1000000))
-	if command -v rtla >/dev/null &&
-		rtla timerlat hist -p "$PERIOD_US" -d "${secs}s" -P f:50 -b 1 \
-			-E 20000 --no-irq >/tmp/timerlat 2>&1 &&
-		grep -q '^over:' /tmp/timerlat; then
-		# "INDEX COUNT_CPU0 COUNT_CPU1 ...", then over:, count:, ...
-		awk -v r="$1" '
-		$1 ~ /^[0-9]+$/ { for (i = 2; i <= NF; i++) n[$1] += $i }
-		$1 == "over:" { for (i = 2; i <= NF; i++) over += $i }
-		$1 == "max:" { for (i = 2; i <= NF; i++) if ($i + 0 > max) max = $i + 0 }
-		END {
-			for (b in n) if (n[b]) print "H timerlat50 " r " " b " " n[b]
-			# beyond the histogram: counted at the largest latency seen
-			if (over) print "H timerlat50 " r " " max " " over
-		}' /tmp/timerlat
-		return
-	fi
+	rtla_timerlat "$1" "$secs" && return
 	echo "V timerlat50 $1 note: rtla timerlat failed ($(grep -v '^ *$' /tmp/timerlat 2>/dev/null | head -n 3 | tr '\n' ' ')); the timerlat tracer from tracefs"
 	grep -qw timerlat "$tracefs/available_tracers" 2>/dev/null ||
 		{ echo "V timerlat50 $1 skipped: no timerlat tracer"; return; }

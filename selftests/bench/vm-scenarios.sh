@@ -209,22 +209,8 @@ variant() { # NAME ROUND
 }
 
 timerlat() { # ROUND: as vm-latency.sh, rtla only
-	secs=$(((COUNT * PERIOD_US + 999999) / 1000000))
-	if command -v rtla >/dev/null &&
-		rtla timerlat hist -p "$PERIOD_US" -d "${secs}s" -P f:50 -b 1 \
-			-E 20000 --no-irq >/tmp/timerlat 2>&1 &&
-		grep -q '^over:' /tmp/timerlat; then
-		awk -v r="$1" '
-		$1 ~ /^[0-9]+$/ { for (i = 2; i <= NF; i++) n[$1] += $i }
-		$1 == "over:" { for (i = 2; i <= NF; i++) over += $i }
-		$1 == "max:" { for (i = 2; i <= NF; i++) if ($i + 0 > max) max = $i + 0 }
-		END {
-			for (b in n) if (n[b]) print "H timerlat50 " r " " b " " n[b]
-			if (over) print "H timerlat50 " r " " max " " over
-		}' /tmp/timerlat
-		return 0
-	fi
-	echo "V timerlat50 $1 skipped: rtla timerlat failed ($(grep -v '^ *$' /tmp/timerlat 2>/dev/null | head -n 2 | tr '\n' ' '))"
+	rtla_timerlat "$1" "$(((COUNT * PERIOD_US + 999999) / 1000000))" ||
+		echo "V timerlat50 $1 skipped: rtla timerlat failed ($(grep -v '^ *$' /tmp/timerlat 2>/dev/null | head -n 2 | tr '\n' ' '))"
 }
 
 # Worker creation. With the series: c0..3 without a reserve, c4..7 with
