@@ -15,6 +15,14 @@ out=$build/bench
 mkdir -p "$out"
 what=${1:?usage: run.sh latency|enqueue|flush|imu}
 
+# Every sample is two clock reads. Under TCG the guest's clocksource
+# watchdog moved the TSC to the HPET (an MMIO exit per read) in 3 of 25
+# prod boots and 6 of 15 lock_stat boots of the first enqueue runs,
+# mid-run: the TSC QEMU emulates is the host's clock, so mark it reliable
+# (no watchdog) in every bench boot; env_record() says which clocksource
+# a boot started and ended on.
+export WQRT_VM_APPEND="${WQRT_VM_APPEND:+$WQRT_VM_APPEND }tsc=reliable"
+
 # A kernel is a flavour (perf, perf-plain, ...) or FLAVOUR@N: the flavour
 # with only the first N patches of the series, built in a tree of its own
 # (FLAVOUR-pN) for a per-patch A/B.
@@ -421,13 +429,8 @@ enqueue)
 			"$out/stage-$k/vm-enqueue.sh"
 	done
 	orders "$seed" "$rounds" "$kernels" >"$out/$name.order"
-	# Every item is timed with two ktime_get_ns(). Under TCG the guest's
-	# clocksource watchdog moved the TSC to the HPET (an MMIO exit per
-	# read) in 3 of 25 prod boots and 6 of 15 lock_stat boots of the first
-	# runs, mid-run: the TSC QEMU emulates is the host's clock, so mark it
-	# reliable (no watchdog); enqueue-stats.py still leaves out any boot
+	# tsc=reliable (above): enqueue-stats.py still leaves out any boot
 	# that ends on another clocksource.
-	export WQRT_VM_APPEND="${WQRT_VM_APPEND:+$WQRT_VM_APPEND }tsc=reliable"
 	# Under TCG a boot queues 20000 to 200000 items/s: 5 scopes, a warm-up
 	# each, the boot itself
 	timeout=$((300 + 5 * producers * items / 15000))
