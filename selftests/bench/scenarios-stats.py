@@ -6,18 +6,15 @@
 # which pools the noisy-neighbour variants ran on (P), the policy and age
 # of the task that ran each item (S and B lines' last two fields), the
 # workers of the burst pools across the idle cull (W), and wqrtd's window:
-# a new kworker's fork to its verified FIFO policy (K); the workqueue's own
-# part of each period (queue_work() to start) with intervals, through
-# latency-stats.py's bootstrap (SEED, BOOT, BLOCK, VARIANTS as there).
+# a new kworker's fork to its verified FIFO policy (K). The workqueue's own
+# part of each period (queue_work() to start) is latency-stats.py's.
 # `scenarios-stats.py relabel LOG` prints LOG with the bursts after an idle
 # wait that no cull ended renamed -notculled. Also one survival
 # curve per burst variant (DATDIR/surv-VARIANT.dat), as latency-stats.py
 # writes them for the periodic variants. Python's standard library only;
 # DEADLINE_US as for latency-stats.py.
-import importlib.util
 import math
 import os
-import random
 import sys
 
 POLICY = {0: "normal", 1: "fifo", 2: "rr"}
@@ -62,69 +59,12 @@ def relabel(path):
 		print(" ".join(b))
 
 
-def own_part(raw, deadline_ns):
-	"""The workqueue's own part of each period, queue_work() (the timer
-	callback's stamp) to the work's start, with latency-stats.py's block
-	bootstrap: the part that the timer's lateness under TCG leaves out."""
-	here = os.path.dirname(os.path.abspath(__file__))
-	spec = importlib.util.spec_from_file_location(
-		"latency_stats", os.path.join(here, "latency-stats.py"))
-	ls = importlib.util.module_from_spec(spec)
-	spec.loader.exec_module(ls)
-	q = {}	# variant: {round: [ns]}
-	order = []
-	with open(raw) as f:
-		for line in f:
-			w = line.split()
-			if w[:1] != ["S"] or len(w) < 5 or w[3] == "skip":
-				continue
-			if w[1] not in q:
-				order.append(w[1])
-			q.setdefault(w[1], {}).setdefault(int(w[2]), []).append(
-				float(w[3]) - float(w[4]))
-	if not q:
-		return
-	rng = random.Random(int(os.environ.get("SEED", "1")))
-	boot = int(os.environ.get("BOOT", "1000"))
-	block = int(os.environ.get("BLOCK", "50"))
-	want = os.environ.get("VARIANTS", "").split()
-	order = [v for v in want if v in q] + [v for v in order if v not in want]
-	print("## The workqueue's own part: queue_work() to start")
-	print()
-	print("The timer callback's stamp, just before it queues the item, to the")
-	print("work function's first line: the latency minus the timer's own")
-	print("lateness, which under TCG is milliseconds at p99 in every variant")
-	print("(the timer-late column above) and hides what the workqueue does.")
-	print("Periods not skipped; the same block bootstrap as above, [95 %].")
-	print("Rounds disagree when the host was busy: read the per-round rows.")
-	print()
-	print("| variant | periods | > %g us %% | > 300 us %% | p50 us | p99 us | per round: > %g us %% |" % (
-		deadline_ns / 1000, deadline_ns / 1000))
-	print("|---|---|---|---|---|---|---|")
-	res = {}
-	for v in order:
-		rounds = [q[v][r] for r in sorted(q[v])]
-		allx = [x for xs in rounds for x in xs]
-		st = ls.stats(allx, deadline_ns)
-		ci = ls.bootstrap(rounds, deadline_ns, block, boot, rng)
-		st3 = ls.stats(allx, 300e3)
-		ci3 = ls.bootstrap(rounds, 300e3, block, boot, rng)
-		res[v] = ci[3]
-		per = " ".join("%.1f" % ls.stats(xs, deadline_ns)[3] for xs in rounds)
-		print("| %s | %d | %s | %s | %s | %s | %s |" % (
-			v, len(allx), ls.pct_cell(st[3], ci[3]),
-			ls.pct_cell(st3[3], ci3[3]), ls.cell(st[0], ci[0]),
-			ls.cell(st[1], ci[1]), per))
-	print()
-
-
 def main():
 	if sys.argv[1] == "relabel":
 		relabel(sys.argv[2])
 		return
 	raw, datdir = sys.argv[1], sys.argv[2]
 	deadline_ns = float(os.environ.get("DEADLINE_US", "1000")) * 1000
-	own_part(raw, deadline_ns)
 	items = {}	# (kind, variant): [(latency ns, policy, age ns)]
 	pools = {}	# (variant, round): {wq: ids}
 	workers = []	# (variant, round, wq, before, after)
