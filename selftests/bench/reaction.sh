@@ -39,7 +39,7 @@ export WQRT_VM_APPEND="${WQRT_VM_APPEND:+$WQRT_VM_APPEND }tsc=reliable"
 if [ "${TABLE_ONLY:-0}" = 1 ]; then
 	kernels=
 else
-	: >"$raw"
+	echo "K - wall-clock started $(date -u '+%F %H:%M') UTC" >"$raw"
 fi
 
 for k in $kernels; do
@@ -83,6 +83,7 @@ for k in $kernels; do
 		echo "K $k accel $(head -n 1 "$build/vm/bench-$name/accel" 2>/dev/null || echo unknown) $(sed -n 2p "$build/vm/bench-$name/accel" 2>/dev/null)"
 		echo "K $k config $(sha256sum "$kdir/obj/.config" | cut -c1-16) $(grep -E '^CONFIG_HZ=' "$kdir/obj/.config") $(grep -cE '^CONFIG_(PROVE_LOCKING|LOCK_STAT|DEBUG_SPINLOCK)=y' "$kdir/obj/.config") lock-debug option(s)"
 		echo "K $k host-load-after $(cut -d' ' -f1-3 /proc/loadavg) qemu-nice $nice"
+		echo "K $k wall-clock boot-ended $(date -u '+%F %H:%M') UTC"
 		awk -v k="$k" '/^[IXTLVE] / { print k, $0 }' "$log"
 	} >>"$raw"
 done

@@ -14,6 +14,10 @@ build=${WQRT_BUILD:-$top/build}
 out=$build/bench
 mkdir -p "$out"
 what=${1:?usage: run.sh latency|enqueue|flush|imu}
+# when this part of the bench began: every environment record gives the
+# span to its own writing, so the parts of one make bench add up to its
+# wall time
+started=$(date -u '+%F %H:%M')
 
 # Every sample is two clock reads. Under TCG the guest's clocksource
 # watchdog moved the TSC to the HPET (an MMIO exit per read) in 3 of 25
@@ -70,6 +74,7 @@ env_record() { # NAME KERNEL LOAD_BEFORE LOAD_AFTER: markdown list, every result
 	echo "- accelerator: $(accel_of "$1") ($(sed -n 2p "$out/$1.accel" 2>/dev/null))"
 	echo "- guest: $(sed -n 's/^I kernel .* vcpus \([0-9]*\) .*/\1/p' "$log") vCPUs, clocksource $(sed -n 's/^I clocksource //p' "$log" | awk '!seen[$0]++' | paste -sd' ' | sed 's/ /, then /g')"
 	echo "- host load (/proc/loadavg) before: $3; after: $4"
+	echo "- wall clock: run.sh $what started $started UTC, this record $(date -u +%H:%M) UTC"
 }
 
 orders() { # SEED ROUNDS VARIANTS: one line per round, the variants in a random order drawn from SEED
