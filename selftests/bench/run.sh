@@ -555,6 +555,7 @@ flush)
 	export WQRT_VM_SMP=${WQRT_VM_SMP:-2,maxcpus=192}
 	raw=$out/flush.raw
 	: >"$raw"
+	load_before=$(cat /proc/loadavg)
 	for r in $(seq 1 "$rounds"); do
 		for k in $kernels; do
 			echo "bench-flush: round $r/$rounds on $k (-smp $WQRT_VM_SMP)"
@@ -567,7 +568,18 @@ flush)
 				"$out/flush-$k-$r.log" >>"$raw"
 		done
 	done
-	"$top/selftests/bench/flush-table.sh" "$raw" "$out" >"$out/flush.md"
+	load_after=$(cat /proc/loadavg)
+	{
+		"$top/selftests/bench/flush-table.sh" "$raw" "$out"
+		echo
+		echo "## Environment"
+		for k in $kernels; do
+			echo
+			echo "### $k (its last boot)"
+			echo
+			env_record "flush-$k-$rounds" "$k" "$load_before" "$load_after"
+		done
+	} >"$out/flush.md"
 	date=$(date -u +%Y-%m-%d)
 	cp "$out/flush.md" "$top/selftests/bench/results/flush-$date.md"
 	cp "$raw" "$top/selftests/bench/results/flush-$date.raw"

@@ -14,7 +14,11 @@ THREADS=${THREADS:-"1 2 4 8 16"}
 ctl=/sys/kernel/debug/wqrt_bench/flush
 
 insmod /wqrt/wqrt_bench.ko || { echo "E cannot load wqrt_bench.ko"; exit 1; }
-echo "I kernel $(uname -r) possible $(cat /sys/devices/system/cpu/possible) online $(cat /sys/devices/system/cpu/online) reps $REPS ms $MS"
+echo "I kernel $(uname -r) vcpus $(nproc) possible $(cat /sys/devices/system/cpu/possible) online $(cat /sys/devices/system/cpu/online) reps $REPS ms $MS"
+clocksource() {
+	echo "I clocksource $(cat /sys/devices/system/clocksource/clocksource0/current_clocksource 2>/dev/null || echo unknown)"
+}
+clocksource
 
 measure() { # NAME CASE WQ THREADS
 	if echo "$2 $3 $4 $MS" >"$ctl"; then
@@ -44,4 +48,6 @@ for r in $(seq 1 "$REPS"); do
 		esac
 	done
 done
+# the guest may have changed clocksource since the start (tsc-early)
+clocksource
 exit 0
