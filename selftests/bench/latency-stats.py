@@ -29,12 +29,11 @@ INF = math.inf
 
 
 def read(path):
-	"""{kind: {variant: {round: [latency ns, in period order]}}}, the
-	periods whose timer lateness was measured, and their queue_work() to
-	start part per round"""
+	"""{kind: {variant: {round: [latency ns, in period order]}}}, and the
+	periods whose timer lateness was measured"""
 	data = {"S": {}, "B": {}}
-	timer = {}  # variant: [(latency, timer late) ns] where measured
-	own = {}  # variant: {round: [latency - timer late, ns]}
+	# variant: {round: [(latency, timer late) ns]} where measured
+	timer = {}
 	hist = set()
 	with open(path) as f:
 		for line in f:
@@ -50,12 +49,10 @@ def read(path):
 			else:
 				xs.append(INF if w[3] == "skip" else float(w[3]))
 				if kind == "S" and len(w) > 4:
-					timer.setdefault(w[1], []).append(
-						(float(w[3]), float(w[4])))
-					own.setdefault(w[1], {}).setdefault(
+					timer.setdefault(w[1], {}).setdefault(
 						int(w[2]), []).append(
-						float(w[3]) - float(w[4]))
-	return data, hist, timer, own
+						(float(w[3]), float(w[4])))
+	return data, hist, timer
 
 
 def quantile(sorted_xs, q):
@@ -117,12 +114,12 @@ def pct_cell(v, ci):
 	return "%.2f [%.2f, %.2f]" % (v, ci[0], ci[1])
 
 
-def own_part(own, order, deadline_ns, block, boot, seed):
+def own_part(timer, order, deadline_ns, block, boot, seed):
 	"""The workqueue's own part of each period, queue_work() (the timer
 	callback's stamp) to the work's start, with the same block bootstrap
 	(its own generator, seeded as the main tables'): the part that the
 	timer's lateness under TCG leaves out of the end-to-end figures.
-	own: {variant: {round: [ns]}}, periods not skipped."""
+	timer: read()'s, periods not skipped."""
 	rng = random.Random(seed)
 	print("## The workqueue's own part: queue_work() to start")
 	print()
@@ -137,9 +134,9 @@ def own_part(own, order, deadline_ns, block, boot, seed):
 		deadline_ns / 1000, deadline_ns / 1000))
 	print("|---|---|---|---|---|---|---|")
 	for v in order:
-		if v not in own:
+		if v not in timer:
 			continue
-		rounds = [own[v][r] for r in sorted(own[v])]
+		rounds = [[x - t for x, t in timer[v][r]] for r in sorted(timer[v])]
 		allx = [x for xs in rounds for x in xs]
 		st = stats(allx, deadline_ns)
 		ci = bootstrap(rounds, deadline_ns, block, boot, rng)
@@ -159,7 +156,7 @@ def main():
 	seed = int(os.environ.get("SEED", "1"))
 	boot = int(os.environ.get("BOOT", "1000"))
 	block = int(os.environ.get("BLOCK", "50"))
-	data, hist, timer, own = read(raw)
+	data, hist, timer = read(raw)
 	order = os.environ.get("VARIANTS", "").split() or sorted(data["S"])
 	order += [v for v in sorted(data["S"]) if v not in order]
 	rng = random.Random(seed)
@@ -186,9 +183,10 @@ def main():
 		res[v] = (st, ci)
 		skips = sum(1 for x in allx if x == INF)
 		if v in timer:
-			tl = sorted(t for _, t in timer[v])
-			qs = sorted(x - t for x, t in timer[v])
-			ot = sorted(x for x, t in timer[v] if t < period_ns)
+			pairs = [xt for r in sorted(timer[v]) for xt in timer[v][r]]
+			tl = sorted(t for _, t in pairs)
+			qs = sorted(x - t for x, t in pairs)
+			ot = sorted(x for x, t in pairs if t < period_ns)
 			split = "%s / %s | %s / %s, %.2f | %d, %s / %s" % (
 				us(quantile(tl, 0.99)), us(tl[-1]),
 				us(quantile(qs, 0.5)), us(quantile(qs, 0.99)),
@@ -284,8 +282,8 @@ def main():
 				cell(st[2], ci[2]), us(st[4])))
 		print()
 
-	if own:
-		own_part(own, order, deadline_ns, block, boot, seed)
+	if timer:
+		own_part(timer, order, deadline_ns, block, boot, seed)
 
 	# survival: share of periods at least this late; skipped periods stay
 	# in the denominator, so a curve with skips ends above zero
