@@ -306,13 +306,16 @@ kconfig() {
 # point build/kernel-FLAVOUR at it. WQRT_TREE=NAME builds in the tree NAME
 # instead of the flavour's own (kernel-each; a developer working on the
 # series in a checkout of their own, so as not to rebuild the shared tree).
+# WQRT_TREE_PREFIX=P builds every flavour in the tree P<flavour>: a second
+# checkout that changes the series or the fragments keeps a set of trees of
+# its own for all the flavours it boots.
 # Prints nothing on stdout; progress goes to stderr.
 build_kernel() {
 	local flavour=$1 limit=${2:-} tree dir src obj commit key start
 	local -a patches frags stable
 	flavour_spec "$flavour"
 	mapfile -t patches < <(flavour_patches "$limit")
-	tree=${WQRT_TREE:-$flavour}
+	tree=${WQRT_TREE:-${WQRT_TREE_PREFIX:-}$flavour}
 	dir="$WQRT_CACHE/tree/$tree"
 	src="$dir/src" obj="$dir/obj"
 	BASE_REPO=$(base_repo)
