@@ -24,8 +24,8 @@ usage="usage: each.sh series [FIRST [LAST]] | race"
 mode=${1:?$usage}
 passed="$WQRT_CACHE/each-passed"
 mkdir -p "$passed"
-export WQRT_TREE=each
-kdir="$WQRT_CACHE/tree/each"
+export WQRT_TREE=${WQRT_TREE_PREFIX:-}each
+kdir="$WQRT_CACHE/tree/$WQRT_TREE"
 vm="$WQRT_TOP/selftests/vm/vm.sh"
 
 # A state passed before if its kernel (the tree's build key) and the tests
