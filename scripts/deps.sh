@@ -51,6 +51,9 @@ if [ "${#missing[@]}" -eq 0 ]; then
 fi
 
 line="apt-get install -y --no-install-recommends ${missing[*]}"
+# Another apt-get or dpkg (a second checkout's make deps) may hold the
+# lock: wait for it rather than fail.
+lock_wait=(-o DPkg::Lock::Timeout=900)
 if [ "${1:-}" = --check ]; then
 	echo "wqrt: missing packages: ${missing[*]}" >&2
 	exit 1
@@ -71,6 +74,6 @@ for a in $(printf '%s\n' "${missing[@]}" | sed -n 's/.*:\([a-z0-9]*\)$/\1/p' | s
 	dpkg --print-foreign-architectures | grep -qx "$a" ||
 		dpkg --add-architecture "$a"
 done
-apt-get update -q
+apt-get "${lock_wait[@]}" update -q
 # shellcheck disable=SC2086
-$line
+${line/apt-get/apt-get ${lock_wait[*]}}
