@@ -13,6 +13,10 @@
 #   --timeout SECONDS           kill the VM after this long (default 900)
 #   --smp N / --mem MB          guest size (default 2, 1024)
 #
+# WQRT_VM_TCG_THREAD=single|multi sets TCG's threading (QEMU's default is
+# multi); WQRT_VM_QEMU_ARGS adds arguments to QEMU's command line, split on
+# spaces (make bench-cost: its counting plugin).
+#
 # check and script modes: the guest's TAP stream (ttyS1; hvc0 on arm64) and
 # the kernel console (ttyS0; ttyAMA0 through uart-peer.py on arm64) are
 # kept under build/vm/NAME/. The run fails on any
@@ -82,7 +86,12 @@ x86_64)
 	# ttyS2: a 16550 that goes nowhere, which the UART tests put in
 	# loopback
 	append="console=ttyS0,115200 $base_append"
-	qemu=(qemu-system-x86_64 -machine "pc,accel=$accel" -cpu "$ACCEL_CPU")
+	if [ "$accel" = tcg ] && [ -n "${WQRT_VM_TCG_THREAD:-}" ]; then
+		qemu=(qemu-system-x86_64 -machine pc
+			-accel "tcg,thread=$WQRT_VM_TCG_THREAD" -cpu "$ACCEL_CPU")
+	else
+		qemu=(qemu-system-x86_64 -machine "pc,accel=$accel" -cpu "$ACCEL_CPU")
+	fi
 	tap_dev=(-serial "file:$tap" -serial null)
 	shell_tap=(-serial null -serial null)
 	console_dev=(-serial "file:$console")
@@ -101,6 +110,8 @@ arm64)
 	;;
 esac
 qemu+=(-smp "$smp" -m "$mem" -kernel "$kernel" -initrd "$initrd" -no-reboot)
+# shellcheck disable=SC2206 # split on spaces, as documented above
+[ -z "${WQRT_VM_QEMU_ARGS:-}" ] || qemu+=($WQRT_VM_QEMU_ARGS)
 
 if [ "$mode" = shell ]; then
 	exec "${qemu[@]}" -nographic -serial mon:stdio "${shell_tap[@]}" -append "$append"
