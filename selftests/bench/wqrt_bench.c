@@ -50,6 +50,8 @@
  *          unbound workers are named kworker/uPOOL_ID:N, so CPUs whose
  *          items went to the same POOL_ID share a pool.
  * flush    seed 003's flush rates, see the flush section below.
+ * cost     what queue_work() and flushes execute, counted by the wqcount
+ *          QEMU plugin, see the cost section below.
  */
 #include <linux/module.h>
 #include <linux/workqueue.h>
@@ -965,6 +967,367 @@ static void flush_bench_exit(void)
 	destroy_workqueue(fb_unbound);
 }
 
+/* ---- cost: what queue_work() and flushes execute (make bench-cost) ---- */
+
+/*
+ * cost  write "CASE N [warm]": run CASE N times, each run in a counting
+ *       window of the wqcount QEMU plugin (selftests/bench/cost/wqcount.c),
+ *       which counts the guest instructions, atomics, fences and cache-line
+ *       transfers between vCPUs executed in the window; without the plugin
+ *       the markers are NOPs and nothing is counted. "warm" runs the case
+ *       without windows (a warm-up). Read: one line per counted window
+ *       kind so far, "BUCKET CASE WINDOW RUNS OPS_PER_WINDOW", to name the
+ *       plugin's buckets. The cases run in a kthread bound to the first
+ *       online CPU, on two workqueues of their own, wqrt_cost_percpu
+ *       (per-cpu) and wqrt_cost_unbound (WQ_UNBOUND, default affinity
+ *       scope):
+ *         queue-percpu, queue-unbound  one queue_work() on an idle pool:
+ *             the caller's side alone (a local window, bucket B), and the
+ *             whole round trip to the item's completion on every vCPU (a
+ *             global window, bucket B + 1)
+ *         burst-percpu, burst-unbound  COST_BURST queue_work() in a row,
+ *             the caller's side (local window)
+ *         flush-idle-percpu, flush-idle-unbound  flush_workqueue() of the
+ *             idle workqueue (global window)
+ *         qf-percpu, qf-unbound  queue_work() of one item and
+ *             flush_workqueue() (global window)
+ *         dense-percpu  an item on each online CPU's pwq, then
+ *             flush_workqueue() (global window)
+ *       Between runs the kthread sleeps 1-2 ms, so that every run starts
+ *       with the workers idle.
+ */
+#define WQC_MAGIC		0x57510000
+#define WQC_GLOBAL_OPEN		1
+#define WQC_GLOBAL_CLOSE	2
+#define WQC_LOCAL_OPEN		3
+#define WQC_LOCAL_CLOSE		4
+#define COST_BURST		8
+#define COST_MAX_RUNS		10000
+
+#ifdef CONFIG_X86_64
+/* nopl DISP32(%rax): a NOP that only the markers encode with this DISP32 */
+#define WQC_MARK(cmd, bucket)						\
+	asm volatile("nopl %c0(%%rax)" ::				\
+		     "i"(WQC_MAGIC | (cmd) << 12 | (bucket)) : "memory")
+#else
+#define WQC_MARK(cmd, bucket)	barrier()
+#endif
+
+enum cost_kind { COST_QUEUE, COST_BURST_KIND, COST_FLUSH_IDLE, COST_QF,
+		 COST_DENSE };
+
+/* the buckets are constants: the markers carry them as immediates */
+struct cost_case {
+	const char *name;
+	enum cost_kind kind;
+	bool percpu;
+	unsigned int bucket;
+};
+
+static const struct cost_case cost_cases[] = {
+	{ "queue-percpu", COST_QUEUE, true, 10 },
+	{ "queue-unbound", COST_QUEUE, false, 20 },
+	{ "burst-percpu", COST_BURST_KIND, true, 30 },
+	{ "burst-unbound", COST_BURST_KIND, false, 40 },
+	{ "flush-idle-percpu", COST_FLUSH_IDLE, true, 50 },
+	{ "flush-idle-unbound", COST_FLUSH_IDLE, false, 60 },
+	{ "qf-percpu", COST_QF, true, 70 },
+	{ "qf-unbound", COST_QF, false, 80 },
+	{ "dense-percpu", COST_DENSE, true, 90 },
+};
+
+static struct workqueue_struct *cost_percpu, *cost_unbound;
+static char *cost_result;
+static size_t cost_result_len;
+
+struct cost_item {
+	struct work_struct work;
+	atomic_t *left;
+	struct completion *done;
+};
+
+static void cost_work_fn(struct work_struct *work)
+{
+	struct cost_item *it = container_of(work, struct cost_item, work);
+
+	if (it->done && atomic_dec_and_test(it->left))
+		complete(it->done);
+}
+
+struct cost_run {
+	const struct cost_case *cc;
+	unsigned int runs;
+	bool count;			/* false: a warm-up, no windows */
+	struct cost_item *items;	/* COST_BURST, or one per possible CPU */
+	struct completion finished;
+};
+
+/*
+ * One run of @cc. The markers take constants, hence a switch per bucket
+ * rather than the bucket as a variable.
+ */
+#define COST_LOCAL(cr, b, stmt)						\
+	do {								\
+		if ((cr)->count)					\
+			WQC_MARK(WQC_LOCAL_OPEN, b);			\
+		stmt;							\
+		if ((cr)->count)					\
+			WQC_MARK(WQC_LOCAL_CLOSE, b);			\
+	} while (0)
+#define COST_GLOBAL(cr, b, stmt)					\
+	do {								\
+		if ((cr)->count)					\
+			WQC_MARK(WQC_GLOBAL_OPEN, b);			\
+		stmt;							\
+		if ((cr)->count)					\
+			WQC_MARK(WQC_GLOBAL_CLOSE, b);			\
+	} while (0)
+
+static void cost_queue_once(struct cost_run *cr, struct workqueue_struct *wq,
+			    int cpu)
+{
+	DECLARE_COMPLETION_ONSTACK(done);
+	atomic_t left = ATOMIC_INIT(1);
+	struct cost_item *it = &cr->items[0];
+
+	it->left = &left;
+	it->done = &done;
+	if (cr->cc->percpu) {
+		COST_GLOBAL(cr, 11, {
+			COST_LOCAL(cr, 10, queue_work_on(cpu, wq, &it->work));
+			wait_for_completion(&done);
+		});
+	} else {
+		COST_GLOBAL(cr, 21, {
+			COST_LOCAL(cr, 20, queue_work_on(cpu, wq, &it->work));
+			wait_for_completion(&done);
+		});
+	}
+	flush_work(&it->work);
+}
+
+static void cost_burst_once(struct cost_run *cr, struct workqueue_struct *wq,
+			    int cpu)
+{
+	DECLARE_COMPLETION_ONSTACK(done);
+	atomic_t left = ATOMIC_INIT(COST_BURST);
+	unsigned int i;
+
+	for (i = 0; i < COST_BURST; i++) {
+		cr->items[i].left = &left;
+		cr->items[i].done = &done;
+	}
+	if (cr->cc->percpu)
+		COST_LOCAL(cr, 30, for (i = 0; i < COST_BURST; i++)
+			queue_work_on(cpu, wq, &cr->items[i].work));
+	else
+		COST_LOCAL(cr, 40, for (i = 0; i < COST_BURST; i++)
+			queue_work_on(cpu, wq, &cr->items[i].work));
+	wait_for_completion(&done);
+	for (i = 0; i < COST_BURST; i++)
+		flush_work(&cr->items[i].work);
+}
+
+static void cost_flush_once(struct cost_run *cr, struct workqueue_struct *wq,
+			    int cpu)
+{
+	struct cost_item *it = &cr->items[0];
+	int c;
+
+	it->done = NULL;
+	switch (cr->cc->bucket) {
+	case 50:
+		COST_GLOBAL(cr, 50, flush_workqueue(wq));
+		break;
+	case 60:
+		COST_GLOBAL(cr, 60, flush_workqueue(wq));
+		break;
+	case 70:
+		COST_GLOBAL(cr, 70, {
+			queue_work_on(cpu, wq, &it->work);
+			flush_workqueue(wq);
+		});
+		break;
+	case 80:
+		COST_GLOBAL(cr, 80, {
+			queue_work_on(cpu, wq, &it->work);
+			flush_workqueue(wq);
+		});
+		break;
+	case 90:
+		COST_GLOBAL(cr, 90, {
+			for_each_online_cpu(c)
+				queue_work_on(c, wq, &cr->items[c].work);
+			flush_workqueue(wq);
+		});
+		break;
+	}
+}
+
+static int cost_thread_fn(void *arg)
+{
+	struct cost_run *cr = arg;
+	struct workqueue_struct *wq = cr->cc->percpu ? cost_percpu : cost_unbound;
+	int cpu = raw_smp_processor_id();
+	unsigned int r;
+
+	for (r = 0; r < cr->runs; r++) {
+		switch (cr->cc->kind) {
+		case COST_QUEUE:
+			cost_queue_once(cr, wq, cpu);
+			break;
+		case COST_BURST_KIND:
+			cost_burst_once(cr, wq, cpu);
+			break;
+		default:
+			cost_flush_once(cr, wq, cpu);
+			break;
+		}
+		/* the workers are back on their idle lists before the next run */
+		usleep_range(1000, 2000);
+	}
+	complete(&cr->finished);
+	wait_for_kthread_stop();
+	return 0;
+}
+
+static int cost_note(const char *fmt, ...)
+{
+	size_t room = PAGE_SIZE - cost_result_len;
+	va_list args;
+	int n;
+
+	va_start(args, fmt);
+	n = vsnprintf(cost_result + cost_result_len, room, fmt, args);
+	va_end(args);
+	if (n >= room)
+		return -ENOSPC;
+	cost_result_len += n;
+	return 0;
+}
+
+static int run_cost(const char *name, unsigned int runs, bool warm)
+{
+	const struct cost_case *cc = NULL;
+	struct cost_run cr = { .runs = runs, .count = !warm };
+	struct task_struct *t;
+	unsigned int i, nr_items;
+	int ret;
+
+	for (i = 0; i < ARRAY_SIZE(cost_cases); i++)
+		if (!strcmp(name, cost_cases[i].name))
+			cc = &cost_cases[i];
+	if (!cc || !runs || runs > COST_MAX_RUNS)
+		return -EINVAL;
+	cr.cc = cc;
+	nr_items = max_t(unsigned int, COST_BURST, nr_cpu_ids);
+	cr.items = kcalloc(nr_items, sizeof(*cr.items), GFP_KERNEL);
+	if (!cr.items)
+		return -ENOMEM;
+	for (i = 0; i < nr_items; i++)
+		INIT_WORK(&cr.items[i].work, cost_work_fn);
+	init_completion(&cr.finished);
+	t = kthread_create(cost_thread_fn, &cr, "wqrt_cost");
+	if (IS_ERR(t)) {
+		ret = PTR_ERR(t);
+		goto out;
+	}
+	kthread_bind(t, cpumask_first(cpu_online_mask));
+	get_task_struct(t);
+	wake_up_process(t);
+	wait_for_completion(&cr.finished);
+	kthread_stop(t);
+	put_task_struct(t);
+	ret = 0;
+	if (warm)
+		goto out;
+	switch (cc->kind) {
+	case COST_QUEUE:
+		ret = cost_note("%u %s caller %u 1\n", cc->bucket, cc->name,
+				runs) ?:
+		      cost_note("%u %s roundtrip %u 1\n", cc->bucket + 1,
+				cc->name, runs);
+		break;
+	case COST_BURST_KIND:
+		ret = cost_note("%u %s caller %u %u\n", cc->bucket, cc->name,
+				runs, COST_BURST);
+		break;
+	default:
+		ret = cost_note("%u %s all %u 1\n", cc->bucket, cc->name, runs);
+		break;
+	}
+out:
+	kfree(cr.items);
+	return ret;
+}
+
+static int cost_show(struct seq_file *m, void *v)
+{
+	mutex_lock(&bench_mutex);
+	seq_puts(m, cost_result);
+	mutex_unlock(&bench_mutex);
+	return 0;
+}
+
+static int cost_open(struct inode *inode, struct file *file)
+{
+	return single_open(file, cost_show, NULL);
+}
+
+static ssize_t cost_write(struct file *file, const char __user *ubuf,
+			  size_t len, loff_t *ppos)
+{
+	char buf[64], name[32], warm[8] = "";
+	unsigned int runs;
+	int ret;
+
+	if (len >= sizeof(buf))
+		return -EINVAL;
+	if (copy_from_user(buf, ubuf, len))
+		return -EFAULT;
+	buf[len] = '\0';
+	if (sscanf(buf, "%31s %u %7s", name, &runs, warm) < 2 ||
+	    (*warm && strcmp(warm, "warm")))
+		return -EINVAL;
+	mutex_lock(&bench_mutex);
+	ret = run_cost(name, runs, *warm);
+	mutex_unlock(&bench_mutex);
+	return ret ? ret : len;
+}
+
+static const struct file_operations cost_fops = {
+	.owner = THIS_MODULE,
+	.open = cost_open,
+	.read = seq_read,
+	.llseek = seq_lseek,
+	.release = single_release,
+	.write = cost_write,
+};
+
+static int cost_bench_init(struct dentry *dir)
+{
+	cost_result = kzalloc(PAGE_SIZE, GFP_KERNEL);
+	cost_percpu = alloc_workqueue("wqrt_cost_percpu", 0, 0);
+	cost_unbound = alloc_workqueue("wqrt_cost_unbound", WQ_UNBOUND, 0);
+	if (!cost_result || !cost_percpu || !cost_unbound) {
+		if (cost_percpu)
+			destroy_workqueue(cost_percpu);
+		if (cost_unbound)
+			destroy_workqueue(cost_unbound);
+		kfree(cost_result);
+		return -ENOMEM;
+	}
+	debugfs_create_file("cost", 0600, dir, NULL, &cost_fops);
+	return 0;
+}
+
+static void cost_bench_exit(void)
+{
+	destroy_workqueue(cost_percpu);
+	destroy_workqueue(cost_unbound);
+	kfree(cost_result);
+}
+
 /* ---- debugfs ---- */
 
 /* "enqueue" shows its result line, "latency" and "burst" their samples. */
@@ -1180,8 +1543,13 @@ static int __init wqrt_bench_init(void)
 	ret = flush_bench_init(bench_dir);
 	if (ret)
 		goto err_debugfs;
+	ret = cost_bench_init(bench_dir);
+	if (ret)
+		goto err_flush;
 	return 0;
 
+err_flush:
+	flush_bench_exit();
 err_debugfs:
 	debugfs_remove_recursive(bench_dir);
 err_worker:
@@ -1197,6 +1565,7 @@ err_samples:
 static void __exit wqrt_bench_exit(void)
 {
 	debugfs_remove_recursive(bench_dir);
+	cost_bench_exit();
 	flush_bench_exit();
 	hrtimer_cancel(&lat_timer);
 	scenario_wqs_exit();
