@@ -21,6 +21,9 @@
 #   prod-plain  no series, same configuration as prod
 #   prod-alt    prod plus kernel/variants/wake-q (patch 3's alternative,
 #               for the enqueue A/B on the production-like configuration)
+#   prod-flush, prod-flush-plain
+#               prod and prod-plain plus kernel/variants/possible-cpus:
+#               make bench-cost's flush cases with many possible CPUs
 #
 # NPATCHES applies only the first N patches of the series. WQRT_TREE=NAME
 # builds in the tree NAME instead of the flavour's own (kernel-each uses one

@@ -178,7 +178,11 @@ flavour_spec() {
 		FL_FRAGMENTS="bench-flush.config" ;;
 	bench-flush-plain) FL_SERIES=0 FL_VARIANT=possible-cpus
 		FL_FRAGMENTS="bench-flush.config" ;;
-	*)	die "unknown kernel flavour '$1' (test, plain, test-arm64, race, perf, perf-plain, perf-alt, prod, prod-plain, prod-alt, flush-nosync, bench-flush, bench-flush-plain)" ;;
+	prod-flush) FL_SERIES=1 FL_VARIANT=possible-cpus
+		FL_FRAGMENTS="wqrt.config prod.config" ;;
+	prod-flush-plain) FL_SERIES=0 FL_VARIANT=possible-cpus
+		FL_FRAGMENTS="wqrt.config prod.config" ;;
+	*)	die "unknown kernel flavour '$1' (test, plain, test-arm64, race, perf, perf-plain, perf-alt, prod, prod-plain, prod-alt, flush-nosync, bench-flush, bench-flush-plain, prod-flush, prod-flush-plain)" ;;
 	esac
 	# Every flavour starts from its architecture's own fragment.
 	FL_FRAGMENTS="$FL_ARCH.config $FL_FRAGMENTS"
