@@ -39,6 +39,7 @@ help:
 	@echo "  make vm-run SCRIPT=path/to/script.sh   run a script in the VM"
 	@echo "  make vm-shell      interactive shell in the VM (Ctrl-a x quits)"
 	@echo "  make bench         benchmarks: dispatch latency under load, enqueue throughput, flush rates, IMU over UART, wqrtd's reaction time (build/bench/)"
+	@echo "  make bench-cost    what the series costs queue_work() and flushes: counts, then times, plain 6.12 vs the series"
 	@echo "  make install       install wqrtd, wqrtctl, the unit, man pages (DESTDIR, PREFIX)"
 	@echo "  make uninstall     remove what make install installed (same DESTDIR, PREFIX)"
 	@echo "  make deb           the Debian packages wqrtd and wqrt-selftests in build/deb/"
@@ -163,7 +164,7 @@ distclean: clean
 	rm -rf $(BUILD)
 
 # Benchmarks: numbers, never tests. Tables and plots under build/bench/.
-.PHONY: bench bench-latency bench-enqueue bench-flush bench-imu bench-reaction
+.PHONY: bench bench-latency bench-enqueue bench-flush bench-imu bench-reaction bench-cost
 bench: bench-latency bench-enqueue bench-flush bench-imu bench-reaction
 
 # the base case, then the scenarios of issue 18.6 on prod and prod-plain
@@ -177,6 +178,13 @@ bench-enqueue: deps
 
 bench-flush: deps
 	@selftests/bench/run.sh flush
+
+# issue 29, before a change to the workqueue patches: what the series
+# adds to queue_work() and flushes, counted (host-independent) and timed,
+# plain 6.12 against the series (COUNT_KERNELS, RUNS, ROUNDS, COUNTS=0,
+# TIMES=0: selftests/bench/run.sh)
+bench-cost: deps
+	@selftests/bench/run.sh cost
 
 # seed 004: IMU frames through the 8250's flip buffer workqueue under
 # load (ROUNDS, COUNT frames per run)

@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# run.sh latency|latency-scenarios|enqueue|flush|imu: `make bench-latency`
-# (latency, then latency-scenarios) / `make bench-enqueue` /
-# `make bench-flush` / `make bench-imu`.
+# run.sh latency|latency-scenarios|enqueue|flush|imu|cost: `make
+# bench-latency` (latency, then latency-scenarios) / `make bench-enqueue` /
+# `make bench-flush` / `make bench-imu` / `make bench-cost`.
 # Numbers, not tests: every figure is measured side by side in one run, the
 # variants interleaved, and reported as a table (markdown) and a plot (PNG)
 # under build/bench/.
@@ -13,7 +13,7 @@ top=$(cd "$(dirname "$0")/../.." && pwd)
 build=${WQRT_BUILD:-$top/build}
 out=$build/bench
 mkdir -p "$out"
-what=${1:?usage: run.sh latency|enqueue|flush|imu}
+what=${1:?usage: run.sh latency|enqueue|flush|imu|cost}
 # when this part of the bench began: every environment record gives the
 # span to its own writing, so the parts of one make bench add up to its
 # wall time
@@ -29,12 +29,14 @@ export WQRT_VM_APPEND="${WQRT_VM_APPEND:+$WQRT_VM_APPEND }tsc=reliable"
 
 # A kernel is a flavour (perf, perf-plain, ...) or FLAVOUR@N: the flavour
 # with only the first N patches of the series, built in a tree of its own
-# (FLAVOUR-pN) for a per-patch A/B.
+# (FLAVOUR-pN) for a per-patch A/B, or in the one tree PREFIX_TREE for every
+# prefix (built and booted one after the other, each build changes only what
+# the patches between two prefixes change: make bench-cost's counts).
 build_flavour() { # KERNEL -> builds kernel + bench module, prints stage dir
 	local k=$1 stage=$out/stage-$1 flavour=${1%@*} kdir
 	if [ "$k" != "$flavour" ]; then
-		WQRT_TREE=$flavour-p${k#*@} "$top/kernel/scripts/build.sh" \
-			"$flavour" "${k#*@}" >&2
+		WQRT_TREE=${PREFIX_TREE:-${WQRT_TREE_PREFIX:-}$flavour-p${k#*@}} \
+			"$top/kernel/scripts/build.sh" "$flavour" "${k#*@}" >&2
 	else
 		"$top/kernel/scripts/build.sh" "$k" >&2
 	fi
@@ -586,6 +588,213 @@ flush)
 	cat "$out/flush.md"
 	echo "bench: table $out/flush.md, raw samples $raw (copies under selftests/bench/results/flush-$date.*)"
 	;;
+cost)
+	# make bench-cost (issue 29): what the series costs the queue_work()
+	# and flushes of everyone else, to run before a change to the
+	# workqueue patches. Counts first, which do not depend on the host:
+	# one boot per kernel of COUNT_KERNELS (prod-plain prod; FLAVOUR@N
+	# for a prefix of the series) under QEMU's TCG with one thread and
+	# the wqcount plugin (selftests/bench/cost/wqcount.c), which counts
+	# the instructions, atomics, fences and cache lines moved between
+	# vCPUs of each case of wqrt_bench's cost command, RUNS (100) runs
+	# each; cost-stats.py names where they happen. Times second:
+	# ROUNDS (3) rounds; in each, prod-plain and prod boot in a seeded
+	# random order for enqueue (the cpu and system affinity scopes,
+	# PRODUCERS x ITEMS, 8 x 50000), then prod-flush-plain and
+	# prod-flush (prod and prod-plain with kernel/variants/possible-cpus,
+	# booted with -smp 2,maxcpus=64: NR_CPUS is prod's 64) for the two
+	# flush cases the series made slower on the flush kernels
+	# (FLUSH_CASES, REPS x MS ms). Per-round ratios with intervals that
+	# resample the rounds, the smallest cost the run could see, the
+	# host's load and steal time per boot. COUNTS=0 or TIMES=0 skips a
+	# part; TAG names the result files (cost-DATE-TAG.*); PREFIX_TREE
+	# builds the prefixes of COUNT_KERNELS in one tree (above). The boots
+	# hold /tmp/wqrt-bench.lock, as bench-enqueue's do.
+	count_kernels=${COUNT_KERNELS:-prod-plain prod}
+	runs=${RUNS:-100} rounds=${ROUNDS:-3}
+	producers=${PRODUCERS:-8} items=${ITEMS:-50000}
+	reps=${REPS:-3} ms=${MS:-1000}
+	flush_cases=${FLUSH_CASES:-qf1-unbound dense-percpu}
+	seed=${SEED:-$(od -An -N4 -tu4 /dev/urandom | tr -d ' ')}
+	for v in runs rounds producers items reps ms; do
+		[[ "${!v}" =~ ^[1-9][0-9]{0,7}$ ]] || {
+			echo "bench-cost: ${v^^}=${!v}: a positive integer, please" >&2
+			exit 2
+		}
+	done
+	date=$(date -u +%Y-%m-%d)
+	res=$top/selftests/bench/results
+	base=cost-$date${TAG:+-$TAG}
+	start=$(date +%s)
+	lock=${WQRT_BENCH_LOCK-/tmp/wqrt-bench.lock}
+	steal() { # the host's steal and total jiffies, from /proc/stat
+		awk '$1 == "cpu" { t = 0; for (i = 2; i <= NF; i++) t += $i; print $9, t }' /proc/stat
+	}
+	steal_pct() { # BEFORE AFTER ("steal total" each): % of the host's CPU time stolen
+		echo "$1 $2" | awk '{ d = $4 - $2; printf "%.1f", d > 0 ? 100 * ($3 - $1) / d : 0 }'
+	}
+	kernels_built=
+	build_once() { # KERNEL: build it and its module once per run
+		case " $kernels_built " in *" $1 "*) return 0 ;; esac
+		build_flavour "$1" >/dev/null
+		kernels_built="$kernels_built $1"
+	}
+	{
+		echo "# What the series costs everyone else: make bench-cost ($date${TAG:+, $TAG})"
+		echo
+		echo "Command: \`$(for v in COUNTS TIMES COUNT_KERNELS RUNS ROUNDS PRODUCERS ITEMS REPS MS FLUSH_CASES TAG; do [ -z "${!v:-}" ] || printf '%s=%q ' "$v" "${!v}"; done)SEED=$seed make bench-cost\`."
+		echo
+	} >"$out/cost.md"
+	if [ "${COUNTS:-1}" = 1 ]; then
+		gcc -O2 -Wall -Wextra -Werror -fPIC -shared -fvisibility=hidden \
+			-o "$out/wqcount.so" "$top/selftests/bench/cost/wqcount.c"
+		[ -z "$lock" ] || { exec 7>"$lock"; echo "bench-cost: waiting for $lock"; flock 7; }
+		for k in $count_kernels; do
+			build_once "$k"
+			cp "$top/selftests/bench/vm-cost.sh" "$out/stage-$k/vm-cost.sh"
+			sed -i "s/^RUNS=.*/RUNS=$runs/" "$out/stage-$k/vm-cost.sh"
+			echo "bench-cost: counting on $k ($runs runs a case, one TCG thread, wqcount plugin)"
+			rm -f "$out/cost-$k.plugin"
+			before=$(cat /proc/loadavg)
+			WQRT_VM_TCG_THREAD=single WQRT_VM_ACCEL=tcg \
+			WQRT_VM_APPEND="$WQRT_VM_APPEND nokaslr" \
+			WQRT_VM_QEMU_ARGS="-plugin $out/wqcount.so,arg=lines=on -d plugin -D $out/cost-$k.plugin" \
+				boot "$k" "$out/stage-$k/vm-cost.sh" "cost-$k" 3600
+			after=$(cat /proc/loadavg)
+			sed -i 's/\r$//' "$out/cost-$k.log"
+			if ! grep -q '^I kernel' "$out/cost-$k.log" ||
+				! grep -q '^B ' "$out/cost-$k.log" ||
+				! grep -q '^E wqcount done' "$out/cost-$k.plugin"; then
+				cat "$out/cost-$k.vmout"
+				echo "bench-cost: the counting boot on $k did not finish" >&2
+				exit 1
+			fi
+			cp "$(cat "$out/stage-$k/.kdir")/obj/System.map" "$out/cost-$k.map"
+			env_record "cost-$k" "$k" "$before" "$after" >"$out/cost-$k.env"
+		done
+		[ -z "$lock" ] || exec 7>&-
+		{
+			echo "## Counts (host-independent)"
+			echo
+			echo "Each case of wqrt_bench's cost command (selftests/bench/wqrt_bench.c) $runs times after"
+			echo "an uncounted warm-up of 5, on one boot per kernel under QEMU's TCG with one"
+			echo "thread (-accel tcg,thread=single: the vCPUs take turns, no host timing"
+			echo "decides what runs in parallel) and the wqcount plugin"
+			echo "(selftests/bench/cost/wqcount.c). The plugin counts guest instructions,"
+			echo "x86 atomics (LOCK-prefixed and XCHG with memory: each a full barrier),"
+			echo "fences, and cache lines (64 bytes, physical) that another vCPU wrote or"
+			echo "held last and that this one wrote (moved to it) or read (copied to it):"
+			echo "a coherence model with unbounded caches. Only the code and the"
+			echo "guest's scheduling decide them: the same kernel counts the same on"
+			echo "any host, up to the timer ticks that land in a window (medians)."
+			echo
+			for k in $count_kernels; do
+				echo "### $k"
+				echo
+				cat "$out/cost-$k.env"
+				echo
+			done
+			# shellcheck disable=SC2086 # one argument a kernel
+			python3 "$top/selftests/bench/cost-stats.py" counts "$out" $count_kernels
+			echo
+		} >>"$out/cost.md"
+		for k in $count_kernels; do
+			xz -9 <"$out/cost-$k.plugin" >"$res/$base-counts-$k.plugin.xz"
+			grep -E '^[IBKE] ' "$out/cost-$k.log" | xz -9 >"$res/$base-counts-$k.log.xz"
+		done
+	fi
+	if [ "${TIMES:-1}" = 1 ]; then
+		pairs="prod-plain prod prod-flush-plain prod-flush"
+		for k in $pairs; do
+			build_once "$k"
+			cp "$top/selftests/bench/vm-cost-times.sh" "$out/stage-$k/vm-cost-times.sh"
+			mode=enqueue
+			case "$k" in prod-flush*) mode=flush ;; esac
+			sed -i "s/^MODE=.*/MODE=$mode/; s/^PRODUCERS=.*/PRODUCERS=$producers/;
+				s/^ITEMS=.*/ITEMS=$items/; s/^REPS=.*/REPS=$reps/; s/^MS=.*/MS=$ms/;
+				s/^FLUSH_CASES=.*/FLUSH_CASES=\"$flush_cases\"/" \
+				"$out/stage-$k/vm-cost-times.sh"
+		done
+		orders "$seed" "$rounds" "prod-plain prod" >"$out/cost.order-enqueue"
+		orders "$((seed + 1))" "$rounds" "prod-flush-plain prod-flush" >"$out/cost.order-flush"
+		raw=$out/cost-times.raw
+		: >"$raw"
+		[ -z "$lock" ] || { exec 7>"$lock"; echo "bench-cost: waiting for $lock"; flock 7; }
+		load_before=$(cat /proc/loadavg) steal_before=$(steal)
+		for r in $(seq 1 "$rounds"); do
+			for k in $(sed -n "${r}p" "$out/cost.order-enqueue") $(sed -n "${r}p" "$out/cost.order-flush"); do
+				echo "bench-cost: round $r/$rounds: $k"
+				s0=$(steal) l0=$(cut -d' ' -f1-3 /proc/loadavg)
+				smp=2
+				case "$k" in prod-flush*) smp=2,maxcpus=64 ;; esac
+				WQRT_VM_SMP=$smp boot "$k" "$out/stage-$k/vm-cost-times.sh" "cost-t-$k-$r" 900 </dev/null
+				log=$out/cost-t-$k-$r.log
+				sed -i 's/\r$//' "$log"
+				grep -q '^I kernel' "$log" || { cat "$out/cost-t-$k-$r.vmout"; exit 1; }
+				grep '^E ' "$log" && { cat "$out/cost-t-$k-$r.vmout"; exit 1; }
+				echo "$k $r H load $l0 steal $(steal_pct "$s0" "$(steal)") % accel $(accel_of "cost-t-$k-$r") $(grep '^I clocksource' "$log" | awk '{ print $3 }' | paste -sd, -)" >>"$raw"
+				awk -v p="$k $r" '$1 == "T" { print p, $2, $3 }' "$log" >>"$raw"
+				# a flush case's figure in a boot: the median of its samples
+				awk '$1 == "S" { print $2, $3 }' "$log" | sort -k1,1 -k2g |
+					awk -v p="$k $r" '{ v[$1] = v[$1] " " $2 } END {
+						for (m in v) { n = split(v[m], a, " "); print p, m, a[int((n + 1) / 2)] } }' >>"$raw"
+				awk -v p="$k $r" '$1 == "S" || $1 == "L" { print p, "R", $0 }' "$log" >>"$raw"
+			done
+		done
+		[ -z "$lock" ] || exec 7>&-
+		load_after=$(cat /proc/loadavg) steal_after=$(steal)
+		{
+			echo "## Times"
+			echo
+			echo "$rounds rounds. In each, prod-plain and prod (-smp 2) boot in an order"
+			echo "drawn from seed $seed, for seed 000's enqueue benchmark: $producers producer kthreads"
+			echo "x $items work items on a WQ_UNBOUND workqueue in the affinity scope cpu (a"
+			echo "pool per CPU: per-CPU) and system (one pool for both CPUs: shared), after"
+			echo "a warm-up; then prod-flush-plain and prod-flush (the same kernels with"
+			echo "kernel/variants/possible-cpus, -smp 2,maxcpus=64: 64 possible, 2 online"
+			echo "CPUs) in an order drawn from seed $((seed + 1)), for seed 003's flush rates"
+			echo "of $flush_cases ($reps samples of $ms ms each, the median a boot). The"
+			echo "second kernel of a pair against the first: the median of the per-round"
+			echo "ratios, a bootstrap 95 % interval that resamples the rounds (boots);"
+			echo "\"smallest cost detectable\" is half that interval's width: a true"
+			echo "difference smaller than it would leave 1 inside an interval this wide."
+			echo "With 3 rounds the interval spans the rounds' extremes."
+			echo "Enqueue order: $(paste -sd';' "$out/cost.order-enqueue" | sed 's/;/; /g'); flush order: $(paste -sd';' "$out/cost.order-flush" | sed 's/;/; /g')."
+			echo "$(( ($(date +%s) - start) / 60 )) min in all (the counting boots included)."
+			echo
+			SEED=$seed python3 "$top/selftests/bench/cost-stats.py" times "$raw" \
+				prod-plain prod prod-flush-plain prod-flush
+			echo
+			echo "Host load and steal time per boot (steal: the share of this host's"
+			echo "CPU time its own hypervisor took while the boot ran):"
+			echo
+			echo '```'
+			awk '$3 == "H" { $3 = ""; print }' "$raw"
+			echo '```'
+			echo
+			echo "Over the timed part: load $load_before before, $load_after after; steal $(steal_pct "$steal_before" "$steal_after") %."
+			echo
+			for k in prod-plain prod prod-flush-plain prod-flush; do
+				echo "### $k"
+				echo
+				env_record "cost-t-$k-1" "$k" "$load_before" "$load_after"
+				echo
+			done
+		} >>"$out/cost.md"
+		xz -9 <"$raw" >"$res/$base-times.raw.xz"
+	fi
+	{
+		echo "## Kernels"
+		echo
+		echo "Each kernel's .config: selftests/bench/results/$base-KERNEL.config.xz."
+	} >>"$out/cost.md"
+	for k in $kernels_built; do
+		xz -9 <"$(cat "$out/stage-$k/.kdir")/obj/.config" >"$res/$base-$k.config.xz"
+	done
+	cp "$out/cost.md" "$res/$base.md"
+	cat "$out/cost.md"
+	echo "bench: table $out/cost.md (copies under selftests/bench/results/$base.*)"
+	;;
 imu)
 	# seed 004: IMU frames through the 8250's flip buffer workqueue
 	# (ttyS-serial) in loopback, one boot, the variants interleaved. The
@@ -775,7 +984,7 @@ GP
 	echo "bench: table $table, plot $out/imu.png, raw samples $log (copies under selftests/bench/results/imu-$date.*)"
 	;;
 *)
-	echo "usage: run.sh latency|enqueue|flush|imu" >&2
+	echo "usage: run.sh latency|enqueue|flush|imu|cost" >&2
 	exit 2
 	;;
 esac

@@ -1,0 +1,266 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+#
+# cost-stats.py counts DIR KERNEL...: make bench-cost's counting tables
+# (markdown on stdout) from one boot per kernel under the wqcount plugin
+# (selftests/bench/cost/wqcount.c): DIR/cost-KERNEL.plugin (its W and H
+# lines), DIR/cost-KERNEL.log (the guest's B and K lines) and
+# DIR/cost-KERNEL.map (the kernel's System.map). The first KERNEL is the
+# baseline every other is compared with.
+#
+# cost-stats.py times RAW KERNEL_A KERNEL_B [KERNEL_A KERNEL_B ...]: the
+# timed tables from the raw lines run.sh collects, "KERNEL ROUND METRIC
+# VALUE"; each pair's second kernel against its first, by per-round ratios
+# (both booted in the same round), with a 95 % interval from resampling the
+# rounds (SEED, BOOT resamples: 2000).
+#
+# Python's standard library only.
+import bisect
+import importlib.util
+import os
+import random
+import re
+import statistics
+import sys
+
+sys.dont_write_bytecode = True  # no __pycache__ in the source tree
+_spec = importlib.util.spec_from_file_location(
+	"latency_stats",
+	os.path.join(os.path.dirname(os.path.abspath(__file__)), "latency-stats.py"))
+_ls = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(_ls)
+quantile = _ls.quantile
+
+METRICS = ("insns", "atomics", "fences", "wlines", "rlines", "apic", "halts")
+NR_BUCKETS = 4096  # wqcount.c: local windows are numbered from here
+# the functions whose atomic is a lock acquisition
+LOCK_FN = re.compile(r"(^|_)(raw_)?spin_(lock|trylock)|_lock_irq|_lock_bh|"
+		     r"rq_lock|queued_spin_lock|^rt_spin_lock|^rt_mutex|"
+		     r"^mutex_lock|^__mutex_lock|down_read|down_write|_lock_nested")
+
+
+class Symbols:
+	def __init__(self, mapfile, modlines):
+		ents = []
+		with open(mapfile) as f:
+			for line in f:
+				w = line.split()
+				if len(w) >= 3 and w[1] in "tTwW":
+					ents.append((int(w[0], 16), w[2]))
+		for w in modlines:
+			if len(w) >= 3 and w[1] in "tT":
+				ents.append((int(w[0], 16), w[2]))
+		ents.sort()
+		self.addr = [a for a, _ in ents]
+		self.name = [n for _, n in ents]
+
+	def fn(self, pc):
+		i = bisect.bisect_right(self.addr, pc) - 1
+		return self.name[i] if i >= 0 and pc else "?"
+
+
+def read_kernel(d, k):
+	windows = {}   # bucket: {side: [ {metric: n} per window ]}
+	hist = {}      # (bucket, side, metric, pc, callsite): n
+	with open(os.path.join(d, "cost-%s.plugin" % k)) as f:
+		for line in f:
+			w = line.split()
+			if not w:
+				continue
+			if w[0] == "W":
+				vals = {w[i]: int(w[i + 1]) for i in range(3, len(w) - 1, 2)}
+				windows.setdefault(int(w[1]), {}).setdefault(w[2], []).append(vals)
+			elif w[0] == "H":
+				hist[(int(w[1]), w[2], w[3], int(w[4], 16), int(w[5], 16))] = int(w[6])
+	buckets, mod = {}, []
+	with open(os.path.join(d, "cost-%s.log" % k)) as f:
+		for line in f:
+			w = line.split()
+			if w and w[0] == "B" and len(w) >= 6:
+				# "B BUCKET CASE WINDOW RUNS OPS": a local window's
+				# bucket is the caller side (wqcount numbers it apart)
+				b = int(w[1]) + (NR_BUCKETS if w[3] == "caller" else 0)
+				buckets[b] = (w[2], w[3], int(w[4]), int(w[5]))
+			elif w and w[0] == "K":
+				mod.append(w[1:])
+	syms = Symbols(os.path.join(d, "cost-%s.map" % k), mod)
+	return windows, hist, buckets, syms
+
+
+def fmt(x):
+	if x is None:
+		return "-"
+	if abs(x - round(x)) < 0.05:
+		return "%d" % round(x)
+	return "%.1f" % x
+
+
+def counts(d, kernels):
+	data = {k: read_kernel(d, k) for k in kernels}
+	base = kernels[0]
+	buckets = data[base][2]
+	out = []
+	out.append("### Per operation: medians over the windows\n")
+	out.append("op: on the CPU that queued or flushed; other: on the other "
+		   "vCPU (workers woken there, IPIs). Lines written/read: cache "
+		   "lines another CPU wrote (or held) last, moved to this one. "
+		   "APIC writes: WRMSR and local APIC stores (IPIs, timer "
+		   "programming). Halts: the vCPU went idle. In brackets the "
+		   "difference from %s.\n" % base)
+	hdr = "| case | window | kernel | insns op / other | atomics op / other | fences op / other | lines written op / other | lines read op / other | APIC writes op / other | halts op / other |"
+	out.append(hdr)
+	out.append("|" + "---|" * 10)
+	for b in sorted(buckets, key=lambda b: (b % NR_BUCKETS, b)):
+		case, win, runs, ops = buckets[b]
+		for k in kernels:
+			wins = data[k][0].get(b, {})
+			cells = []
+			for m in METRICS:
+				vs = []
+				for side in ("op", "other"):
+					rows = wins.get(side)
+					if not rows:
+						vs.append(None)
+						continue
+					v = statistics.median(r[m] for r in rows) / ops
+					if k != base:
+						brows = data[base][0].get(b, {}).get(side)
+						if brows:
+							bv = statistics.median(r[m] for r in brows) / ops
+							vs.append((v, v - bv))
+							continue
+					vs.append((v, None))
+				cell = []
+				for x in vs:
+					if x is None:
+						cell.append("-")
+					elif x[1] is None or abs(x[1]) < 0.05:
+						cell.append(fmt(x[0]))
+					else:
+						cell.append("%s (%+g)" % (fmt(x[0]), round(x[1], 1)))
+				cells.append(" / ".join(cell))
+			out.append("| %s | %s%s | %s | %s |" % (
+				case, win, " (per item of %d)" % ops if ops > 1 else "",
+				k, " | ".join(cells)))
+	out.append("")
+	out.append("### Where: atomics, fences and moved lines per operation, by function\n")
+	out.append("Means over the windows (a timer tick in some windows shows as a "
+		   "fraction); `f <- caller`: the function the instruction is in, "
+		   "entered from the caller's call site; lock: an atomic of a lock "
+		   "acquisition. Only rows where some kernel reaches 0.1 per "
+		   "operation.\n")
+	for b in sorted(buckets, key=lambda b: (b % NR_BUCKETS, b)):
+		case, win, runs, ops = buckets[b]
+		table = {}
+		for k in kernels:
+			windows, hist, _, syms = data[k]
+			nwin = {s: len(windows.get(b, {}).get(s, [])) for s in ("op", "other")}
+			for (hb, side, metric, pc, cs), n in hist.items():
+				if hb != b or not nwin.get(side):
+					continue
+				f, c = syms.fn(pc), syms.fn(cs)
+				key = (metric, side, f, c)
+				table.setdefault(key, {}).setdefault(k, 0.0)
+				table[key][k] += n / nwin[side] / ops
+		rows = [(key, v) for key, v in table.items()
+			if max(v.values()) >= 0.1]
+		if not rows:
+			continue
+		rows.sort(key=lambda r: (METRICS.index(r[0][0]), r[0][1],
+					 -max(r[1].values())))
+		out.append("#### %s, %s%s\n" % (case, win,
+			" (per item of %d)" % ops if ops > 1 else ""))
+		out.append("| what | side | where | " + " | ".join(kernels) + " |")
+		out.append("|" + "---|" * (3 + len(kernels)))
+		for (metric, side, f, c), v in rows:
+			what = {"atomics": "atomic", "fences": "fence",
+				"wlines": "line written", "rlines": "line read",
+				"apic": "APIC write", "halts": "halt"}[metric]
+			if metric == "atomics" and LOCK_FN.search(f):
+				what = "atomic (lock)"
+			cells = []
+			for k in kernels:
+				x = v.get(k, 0.0)
+				cells.append("%.2f" % x)
+			out.append("| %s | %s | `%s <- %s` | %s |" % (
+				what, side, f, c, " | ".join(cells)))
+		out.append("")
+	return "\n".join(out)
+
+
+def times(raw, pairs, seed, boot):
+	rng = random.Random(seed)
+	vals = {}  # (kernel, metric): {round: value}
+	env = {}
+	with open(raw) as f:
+		for line in f:
+			w = line.split()
+			if len(w) < 4:
+				continue
+			if w[2] == "H":
+				env[(w[0], int(w[1]))] = " ".join(w[3:])
+				continue
+			vals.setdefault((w[0], w[2]), {})[int(w[1])] = float(w[3])
+	out = []
+	metrics = []
+	for (k, m) in vals:
+		if m not in metrics:
+			metrics.append(m)
+	out.append("| metric | lower is better | kernel A | kernel B | A: median [95 %] | B: median [95 %] | B / A per round: median [95 %] | rounds B better | smallest cost detectable |")
+	out.append("|" + "---|" * 9)
+	for a, b in pairs:
+		for m in metrics:
+			va, vb = vals.get((a, m)), vals.get((b, m))
+			if not va or not vb:
+				continue
+			rounds = sorted(set(va) & set(vb))
+			if not rounds:
+				continue
+			lower = m.endswith("_ns") or m.startswith("p50") or m.startswith("p99")
+			ratios = [vb[r] / va[r] for r in rounds if va[r]]
+			ci = lambda xs: _boot(xs, boot, rng)
+			ra, rb = [va[r] for r in rounds], [vb[r] for r in rounds]
+			med = statistics.median(ratios)
+			lo, hi = ci(ratios)
+			better = sum(1 for x in ratios if (x < 1 if lower else x > 1))
+			# a cost smaller than half the interval's width leaves 1
+			# inside an interval this wide: the run cannot see it
+			mde = (hi - lo) / 2 * 100
+			out.append("| %s | %s | %s | %s | %s [%s, %s] | %s [%s, %s] | %.3f [%.3f, %.3f] | %d of %d | %.1f %% |" % (
+				m, "yes" if lower else "no", a, b,
+				g(statistics.median(ra)), *map(g, ci(ra)),
+				g(statistics.median(rb)), *map(g, ci(rb)),
+				med, lo, hi, better, len(ratios), mde))
+	return "\n".join(out)
+
+
+def g(x):
+	if x != x:
+		return "nan"
+	if abs(x) >= 1000:
+		return "%.0f" % x
+	return "%.3g" % x
+
+
+def _boot(xs, boot, rng):
+	if len(xs) < 2:
+		return (float("nan"), float("nan"))
+	est = sorted(statistics.median(rng.choices(xs, k=len(xs)))
+		     for _ in range(boot))
+	return (quantile(est, 0.025), quantile(est, 0.975))
+
+
+def main():
+	if len(sys.argv) >= 4 and sys.argv[1] == "counts":
+		print(counts(sys.argv[2], sys.argv[3:]))
+	elif len(sys.argv) >= 5 and sys.argv[1] == "times" and len(sys.argv) % 2 == 1:
+		ks = sys.argv[3:]
+		pairs = [(ks[i], ks[i + 1]) for i in range(0, len(ks), 2)]
+		print(times(sys.argv[2], pairs, int(os.environ.get("SEED", "1")),
+			    int(os.environ.get("BOOT", "2000"))))
+	else:
+		sys.exit("usage: cost-stats.py counts DIR KERNEL... | times RAW A B [A B ...]")
+
+
+if __name__ == "__main__":
+	main()

@@ -1,0 +1,62 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# Runs inside the VM (make bench-cost, its timed part). MODE=enqueue: seed
+# 000's enqueue benchmark (wqrt_bench's enqueue: PRODUCERS kthreads x ITEMS
+# work items on WQ_UNBOUND wqrt_bench) in the affinity scope cpu (a pool
+# per CPU) and system (one pool for all CPUs), after a warm-up each; the
+# layout each scope gave is probed as make bench-enqueue does. MODE=flush:
+# seed 003's flush rates (wqrt_bench's flush) of FLUSH_CASES, REPS samples
+# of MS milliseconds each, interleaved. Prints "T METRIC VALUE" per figure
+# and "S METRIC VALUE" per sample (run.sh takes a case's median sample as
+# the boot's figure). run.sh sets the settings on the next lines.
+MODE=enqueue
+PRODUCERS=8
+ITEMS=50000
+REPS=3
+MS=1000
+FLUSH_CASES="qf1-unbound dense-percpu"
+
+insmod /wqrt/wqrt_bench.ko || { echo "E cannot load wqrt_bench.ko"; exit 1; }
+echo "I kernel $(uname -r) vcpus $(nproc) possible $(cat /sys/devices/system/cpu/possible) mode $MODE"
+echo "I clocksource $(cat /sys/devices/system/clocksource/clocksource0/current_clocksource 2>/dev/null || echo unknown)"
+ctl=/sys/kernel/debug/wqrt_bench
+
+case "$MODE" in
+enqueue)
+	wq=/sys/devices/virtual/workqueue/wqrt_bench
+	for scope in cpu system; do
+		name=percpu
+		[ "$scope" = system ] && name=shared
+		echo "$scope" >"$wq/affinity_scope" || { echo "E scope $scope refused"; exit 1; }
+		echo 1 >"$ctl/layout" || { echo "E layout probe failed"; exit 1; }
+		# CPU COMM ...: the kworker/uPOOL:N that ran an item queued there
+		echo "L $scope $(awk '{ printf " cpu%s:%s", $1, $2 }' "$ctl/layout")"
+		echo "$PRODUCERS 2000" >"$ctl/enqueue"
+		echo "$PRODUCERS $ITEMS" >"$ctl/enqueue" || { echo "E enqueue failed"; exit 1; }
+		# shellcheck disable=SC2046 # the result line, one word a field
+		set -- $(cat "$ctl/enqueue")
+		echo "T ${name}_items_per_sec $2"
+		echo "T ${name}_p50_ns $4"
+		echo "T ${name}_p99_ns $6"
+	done
+	;;
+flush)
+	for r in $(seq 1 "$REPS"); do
+		for c in $FLUSH_CASES; do
+			wqk=${c#*-}
+			kind=${c%-*}
+			case "$kind" in
+			qf*) args="qf $wqk ${kind#qf}" ;;
+			*) args="$kind $wqk 1" ;;
+			esac
+			echo "$args $MS" >"$ctl/flush" || { echo "E flush $c failed"; exit 1; }
+			# shellcheck disable=SC2046 # the result line, one word a field
+			set -- $(cat "$ctl/flush")
+			echo "S ${c}_flushes_per_sec $6"
+		done
+	done
+	;;
+esac
+echo "I clocksource $(cat /sys/devices/system/clocksource/clocksource0/current_clocksource 2>/dev/null || echo unknown)"
+exit 0

@@ -1,0 +1,29 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# Runs inside the VM (make bench-cost, its counting part), booted under QEMU
+# with the wqcount plugin (selftests/bench/cost/wqcount.c) and one TCG
+# thread: every case of wqrt_bench's cost command RUNS times, each run in a
+# counting window of the plugin, which prints the counts when QEMU exits.
+# Prints the module's symbols ("K ADDR TYPE NAME", for the report to name
+# the plugin's PCs) and the buckets ("B BUCKET CASE WINDOW RUNS OPS").
+# run.sh sets the settings on the next lines.
+RUNS=100
+CASES="queue-percpu queue-unbound burst-percpu burst-unbound flush-idle-percpu flush-idle-unbound qf-percpu qf-unbound dense-percpu"
+
+ctl=/sys/kernel/debug/wqrt_bench/cost
+
+insmod /wqrt/wqrt_bench.ko || { echo "E cannot load wqrt_bench.ko"; exit 1; }
+echo "I kernel $(uname -r) vcpus $(nproc) runs $RUNS"
+echo "I cmdline $(cat /proc/cmdline)"
+echo 0 >/proc/sys/kernel/kptr_restrict 2>/dev/null
+grep '\[wqrt_bench\]' /proc/kallsyms | sed 's/^/K /'
+# one untimed pass: every pool has its workers, every pwq exists
+for c in $CASES; do
+	echo "$c 5 warm" >"$ctl" || { echo "E warm-up of $c failed"; exit 1; }
+done
+for c in $CASES; do
+	echo "$c $RUNS" >"$ctl" || { echo "E $c failed"; exit 1; }
+done
+sed 's/^/B /' "$ctl"
+exit 0
