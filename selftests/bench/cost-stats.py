@@ -216,7 +216,7 @@ def times(raw, pairs, seed, boot):
 			rounds = sorted(set(va) & set(vb))
 			if not rounds:
 				continue
-			lower = m.endswith("_ns") or m.startswith("p50") or m.startswith("p99")
+			lower = m.endswith(("_ns", "_per_1000"))
 			ratios = [vb[r] / va[r] for r in rounds if va[r]]
 			ci = lambda xs: _boot(xs, boot, rng)
 			ra, rb = [va[r] for r in rounds], [vb[r] for r in rounds]

@@ -656,7 +656,10 @@ cost)
 			echo "bench-cost: counting on $k ($runs runs a case, one TCG thread, wqcount plugin)"
 			rm -f "$out/cost-$k.plugin"
 			before=$(cat /proc/loadavg)
-			WQRT_VM_TCG_THREAD=single WQRT_VM_ACCEL=tcg \
+			# the flush flavours boot with their possible CPUs
+			smp=2
+			case "$k" in prod-flush*) smp=2,maxcpus=64 ;; esac
+			WQRT_VM_SMP=$smp WQRT_VM_TCG_THREAD=single WQRT_VM_ACCEL=tcg \
 			WQRT_VM_APPEND="$WQRT_VM_APPEND nokaslr" \
 			WQRT_VM_QEMU_ARGS="-plugin $out/wqcount.so,arg=lines=on -d plugin -D $out/cost-$k.plugin" \
 				boot "$k" "$out/stage-$k/vm-cost.sh" "cost-$k" 3600

@@ -54,6 +54,9 @@ flush)
 			# shellcheck disable=SC2046 # the result line, one word a field
 			set -- $(cat "$ctl/flush")
 			echo "S ${c}_flushes_per_sec $6"
+			# voluntary context switches per 1000 flushes: how
+			# often a flush had to wait for its item
+			echo "S ${c}_sleeps_per_1000 $(awk -v s="$8" -v f="$2" 'BEGIN { printf "%.0f", f ? 1000 * s / f : 0 }')"
 		done
 	done
 	;;

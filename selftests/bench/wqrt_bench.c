@@ -756,7 +756,7 @@ static int run_layout(void)
 /* ---- flush (seed 003) ---- */
 
 /*
- * flush  write "CASE WQ THREADS MS", read "flushes N ns N per_sec N":
+ * flush  write "CASE WQ THREADS MS", read "flushes N ns N per_sec N sleeps N":
  *        how many flush_workqueue() calls complete in MS milliseconds on
  *        WQ ("percpu": a per-cpu workqueue, "unbound": WQ_UNBOUND, both
  *        created for this and used by nothing else). CASE:
@@ -768,7 +768,9 @@ static int run_layout(void)
  *                 online CPU's for the per-cpu one, whose pools of CPUs
  *                 never brought up have no workers) and flushes.
  *        The flush counts of all threads are added up; ns is the wall time
- *        from the start of the first thread to the end of the last.
+ *        from the start of the first thread to the end of the last; sleeps
+ *        the threads' voluntary context switches, mostly flushes that had
+ *        to wait for a work item still in flight.
  */
 #define FB_MAX_THREADS	64
 
@@ -782,6 +784,7 @@ struct fb_thread {
 	bool all_possible;
 	u64 deadline_ns;
 	unsigned long flushes;
+	unsigned long sleeps;		/* voluntary context switches */
 	struct completion *start;
 	atomic_t *running;
 	struct completion *done;
@@ -794,9 +797,11 @@ static void fb_work_fn(struct work_struct *work)
 static int fb_thread_fn(void *arg)
 {
 	struct fb_thread *t = arg;
+	unsigned long nvcsw;
 	int cpu;
 
 	wait_for_completion(t->start);
+	nvcsw = current->nvcsw;
 	do {
 		unsigned int i;
 
@@ -814,6 +819,7 @@ static int fb_thread_fn(void *arg)
 		}
 		cond_resched();
 	} while (ktime_get_ns() < t->deadline_ns);
+	t->sleeps = current->nvcsw - nvcsw;
 	if (atomic_dec_and_test(t->running))
 		complete(t->done);
 	return 0;
@@ -826,7 +832,7 @@ static int run_flush(const char *which, const char *wqname,
 	DECLARE_COMPLETION_ONSTACK(done);
 	struct workqueue_struct *wq;
 	struct fb_thread *th;
-	unsigned long flushes = 0;
+	unsigned long flushes = 0, sleeps = 0;
 	atomic_t running;
 	u64 t0, ns;
 	int i, cpu, ret = 0;
@@ -891,12 +897,16 @@ static int run_flush(const char *which, const char *wqname,
 	wait_for_completion(&done);
 	ns = ktime_get_ns() - t0;
 	flush_workqueue(wq);
-	for (i = 0; i < nr; i++)
+	for (i = 0; i < nr; i++) {
 		flushes += th[i].flushes;
+		sleeps += th[i].sleeps;
+	}
 	if (!ret)
 		snprintf(flush_result, sizeof(flush_result),
-			 "flushes %lu ns %llu per_sec %llu\n", flushes, ns,
-			 div64_u64((u64)flushes * NSEC_PER_SEC, ns ?: 1));
+			 "flushes %lu ns %llu per_sec %llu sleeps %lu\n",
+			 flushes, ns,
+			 div64_u64((u64)flushes * NSEC_PER_SEC, ns ?: 1),
+			 sleeps);
 out:
 	for (i = 0; i < nr; i++)
 		kfree(th[i].dense);

@@ -554,9 +554,10 @@ int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_t *info,
 		fprintf(stderr, "wqcount: only for qemu-system-x86_64\n");
 		return -1;
 	}
-	if (info->system.max_vcpus > MAX_VCPUS) {
+	/* vCPUs hot-pluggable but never brought up do not matter */
+	if (info->system.smp_vcpus > MAX_VCPUS) {
 		fprintf(stderr, "wqcount: at most %d vCPUs, not %d\n", MAX_VCPUS,
-			info->system.max_vcpus);
+			info->system.smp_vcpus);
 		return -1;
 	}
 	for (i = 0; i < argc; i++) {
