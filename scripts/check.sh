@@ -61,11 +61,12 @@ f=$(grep -c ': FINDING' "$log")
 [ "$rc" = 0 ] || [ "$f" -gt 0 ] || f=1
 record fuzz "$p" "$f"
 
-stage "harness: the QEMU accelerator choice and the arm64 console's host end (host side)"
+stage "harness: the QEMU accelerator choice, the arm64 console's host end, the VM verdict (host side)"
 log=$results/harness.log
 selftests/vm/test-accel.sh >"$log"
 rc=$?
 selftests/vm/test-uart-peer.sh >>"$log" || rc=1
+selftests/vm/test-verdict.sh >>"$log" || rc=1
 cat "$log"
 p=$(grep -cE '^ok ' "$log")
 f=$(grep -cE '^not ok ' "$log")
@@ -88,7 +89,10 @@ else
 	record checkpatch 0 1
 fi
 
-for k in test plain test-arm64; do
+# Each kernel's suite is judged against its column of selftests/vm/expected
+# (the programs, their counts, the skips allowed). test-kasan runs only the
+# tests of object lifetimes (that column's programs), under KASAN.
+for k in test plain test-arm64 test-kasan; do
 	stage "VM tests on the $k kernel"
 	rm -f "build/vm/$k-selftests/tap.log.result"
 	"${make_q[@]}" vm-test KERNEL=$k
