@@ -20,7 +20,7 @@ WERROR ?= 1
 .PHONY: help all deps kernel kernel-plain kernel-tree kernel-export \
 	checkpatch daemon daemon-test selftests vm-run vm-shell \
 	vm-test check check-vm check-unit demo install clean distclean \
-	kernel-each race-demo flush-mutation e2e fuzz
+	kernel-each race-demo flush-mutation no-policy-demo e2e fuzz
 
 help:
 	@echo "wqrt targets:"
@@ -35,6 +35,7 @@ help:
 	@echo "  make kernel-each   build, boot and test the kernel after each patch of the series"
 	@echo "  make race-demo     show the idle-cull test catching the race without the claim patch"
 	@echo "  make flush-mutation show wq_flush catching a lost flush wait without the color sync"
+	@echo "  make no-policy-demo show the VM suite failing by name on a series without its policy attribute"
 	@echo "  make e2e           the user's day in a Debian + systemd VM on the patched kernel"
 	@echo "  make vm-run SCRIPT=path/to/script.sh   run a script in the VM"
 	@echo "  make vm-shell      interactive shell in the VM (Ctrl-a x quits)"
@@ -125,6 +126,14 @@ race-demo: deps daemon
 flush-mutation: deps daemon
 	@WQRT_TREE=$${WQRT_TREE:+$$WQRT_TREE-nosync} kernel/scripts/build.sh flush-nosync
 	@$(VM) script flush-nosync selftests/vm/flush-mutation.sh
+
+# The series without its policy attribute in sysfs
+# (kernel/variants/no-policy), judged as the test kernel: the VM suite must
+# fail and name the programs that lost what they test. The verdict is
+# inverted in the script. Not part of make check.
+no-policy-demo: deps daemon
+	@kernel/scripts/build.sh no-policy
+	@selftests/vm/no-policy-demo.sh
 
 # make check: everything that runs on a plain Linux machine as root. Each
 # stage records "passed failed skipped" under build/results; the last line
