@@ -15,7 +15,8 @@
  *   burst             write "wq=<key> n=<N> hold_ms=<ms> [keep_ms=<ms>]":
  *                     queue N items that each block until all N run (or
  *                     hold_ms passes), then keep their worker keep_ms more;
- *                     read: summary line + one line per item
+ *                     read: summary line (result=PASS only if all N ran at
+ *                     once) + one line per item
  *   ordered_check     write "n=<N> [wq=<key>] [delay_us=] [pause_every=]
  *                     [pause_us=] [timeout_s=]": N items on the ordered
  *                     workqueue, each checks it runs alone and in order;
@@ -40,7 +41,9 @@
  * workqueue is created with WQ_SYSFS only when the series is detected
  * (the unbound workqueue has a "policy" attribute; the series lets ordered
  * workqueues into sysfs before it adds "policy") or when the module
- * parameter ordered_sysfs=1 forces it.
+ * parameter ordered_sysfs=1 forces it. Then it must get sysfs: if it does
+ * not, the module fails to load (-ENODEV) rather than leave the ordered
+ * tests nothing to test.
  */
 
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
@@ -92,13 +95,14 @@ struct twq {
 	bool sysfs;
 };
 
+/* the first six are ours: destroy_all() destroys what of them exists */
 static struct twq twqs[] = {
-	{ .key = "unbound", .name = "wqrt_test_unbound" },
-	{ .key = "ordered", .name = "wqrt_test_ordered" },
-	{ .key = "reclaim", .name = "wqrt_test_reclaim" },
-	{ .key = "twin", .name = "wqrt_test_twin" },
-	{ .key = "cull", .name = "wqrt_test_cull" },
-	{ .key = "fresh", .name = "wqrt_test_fresh" },
+	{ .key = "unbound", .name = "wqrt_test_unbound", .owned = true },
+	{ .key = "ordered", .name = "wqrt_test_ordered", .owned = true },
+	{ .key = "reclaim", .name = "wqrt_test_reclaim", .owned = true },
+	{ .key = "twin", .name = "wqrt_test_twin", .owned = true },
+	{ .key = "cull", .name = "wqrt_test_cull", .owned = true },
+	{ .key = "fresh", .name = "wqrt_test_fresh", .owned = true },
 	{ .key = "system", .name = "system_wq" },
 	{ .key = "system_unbound", .name = "system_unbound_wq" },
 };
@@ -446,8 +450,7 @@ static ssize_t burst_cmd(char *args, struct seq_buf *out)
 	seq_buf_printf(out,
 		       "wq=%s n=%u started=%d max_concurrent=%d distinct=%u max_lat_us=%lld result=%s\n",
 		       t->name, n, atomic_read(&ctx.started), maxrun, distinct,
-		       max_lat / 1000,
-		       atomic_read(&ctx.started) == n ? "PASS" : "FAIL");
+		       max_lat / 1000, maxrun == n ? "PASS" : "FAIL");
 	for (i = 0; i < n; i++)
 		seq_buf_printf(out,
 			       "item=%u pid=%d comm=%s policy=%d rtprio=%d nice=%d cpu=%d lat_us=%lld worker_predates_item=%d\n",
@@ -1258,18 +1261,25 @@ static int __init wqrt_test_init(void)
 		goto nomem;
 	twqs[0].wq = wq;
 
+	/*
+	 * With the series (or when asked), the ordered workqueue must be in
+	 * sysfs: the tests of ordered workqueues need it, and a module that
+	 * quietly went without would turn them into skips. Fail the load
+	 * instead, saying why.
+	 */
 	osysfs = ordered_sysfs < 0 ? series_detected() : ordered_sysfs;
-	wq = NULL;
-	if (osysfs)
+	if (osysfs) {
 		wq = alloc_ordered_workqueue("wqrt_test_ordered", WQ_SYSFS);
-	if (!wq) {
-		if (osysfs)
-			pr_info("alloc_ordered_workqueue(WQ_SYSFS) failed, creating wqrt_test_ordered without sysfs\n");
-		osysfs = false;
+		if (!wq) {
+			pr_err("alloc_ordered_workqueue(WQ_SYSFS) failed on a kernel with the series (or ordered_sysfs=1): not loading\n");
+			destroy_all();
+			return -ENODEV;
+		}
+	} else {
 		wq = alloc_ordered_workqueue("wqrt_test_ordered", 0);
+		if (!wq)
+			goto nomem;
 	}
-	if (!wq)
-		goto nomem;
 	ordered_has_sysfs = osysfs;
 	twqs[1].wq = wq;
 	twqs[1].sysfs = osysfs;
@@ -1285,8 +1295,6 @@ static int __init wqrt_test_init(void)
 		goto nomem;
 	twqs[0].sysfs = twqs[2].sysfs = twqs[3].sysfs = true;
 	twqs[4].sysfs = twqs[5].sysfs = true;
-	for (i = 0; i < 6; i++)
-		twqs[i].owned = true;
 	twqs[6].wq = system_wq;
 	twqs[7].wq = system_unbound_wq;
 
