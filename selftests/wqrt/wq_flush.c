@@ -16,6 +16,7 @@
  *
  * WQRT_FLUSH_SECS overrides the length of each run (default 4 s).
  */
+#define _GNU_SOURCE
 #include <pthread.h>
 
 #include "kselftest_harness.h"
@@ -118,6 +119,12 @@ static void *attrs_thread(void *arg)
 static void churn_start(struct __test_metadata *_metadata, struct churn *c,
 			bool attrs)
 {
+	/* the policy writes of attrs_thread() where the series is declared */
+	if (attrs && wqrt_series_expected() == 1)
+		ASSERT_TRUE(wq_has(FLUSH_WQ, "policy")) {
+			TH_LOG("wqrt.series=1 but %s has no policy attribute",
+			       FLUSH_WQ);
+		}
 	memset(c, 0, sizeof(*c));
 	if (cpu_count_possible() > 1 && cpu_hotpluggable(1)) {
 		ASSERT_EQ(0, pthread_create(&c->hotplug_th, NULL,

@@ -68,6 +68,9 @@ FIXTURE_TEARDOWN(nie)
 
 	if (!self->ready)
 		return;
+	/* a test that took CPU 1 away gives it back */
+	if (cpu_hotpluggable(1))
+		cpu_set_online(1, true);
 	wq_snap_restore(WQ, &self->orig, order);
 	wq_snap_restore(REC, &self->orig_rec, order);
 	if (wqparam_exists("debug_create_delay_ms"))
@@ -110,6 +113,36 @@ static int wait_filled(const char *wq, int want, double secs)
 }
 
 /*
+ * Wait up to @secs for every pool of @wq to be quiet with at least @want
+ * workers: all of them idle, none running an item or creating a worker.
+ * Returns the smallest number of idle workers over the pools when it gave
+ * up (or @want and more when they were there).
+ */
+static int wait_idle(const char *wq, int want, double secs)
+{
+	double end = wqrt_now() + secs;
+	int ids[64], n, i, min;
+
+	do {
+		n = wq_pool_ids(wq, ids, 64);
+		min = n > 0 ? INT_MAX : -1;
+		for (i = 0; i < n; i++) {
+			int idle, all = pool_workers_idle(ids[i], &idle);
+
+			/* a worker still busy counts as missing */
+			if (idle < all)
+				idle = idle < want ? idle : want - 1;
+			if (idle < min)
+				min = idle;
+		}
+		if (min >= want)
+			return min;
+		wqrt_msleep(20);
+	} while (wqrt_now() < end);
+	return min;
+}
+
+/*
  * @WQ on a fresh pool (wq_fresh_pool()), with the short idle timeout when
  * @short_timeout (timers armed from now on).
  */
@@ -126,12 +159,12 @@ static void fresh_twin_pool(struct __test_metadata *_metadata,
 	ASSERT_EQ(0, wq_fresh_pool(WQ, WQ_NICE_KEEP));
 }
 
-static int run_burst(struct __test_metadata *_metadata, int n, char *out,
-		     size_t len)
+static int run_burst(struct __test_metadata *_metadata, int n, int hold_ms,
+		     char *out, size_t len)
 {
 	char args[96];
 
-	snprintf(args, sizeof(args), "wq=twin n=%d hold_ms=5000", n);
+	snprintf(args, sizeof(args), "wq=twin n=%d hold_ms=%d", n, hold_ms);
 	EXPECT_EQ(0, dbg_run("burst", args, out, len));
 	return kv_long(out, "max_concurrent", -1);
 }
@@ -140,6 +173,7 @@ TEST_F_TIMEOUT(nie, reserve_filled_and_kept, 120)
 {
 	static char out[WQRT_RESULT_MAX];
 	const int N = 4;
+	double t0, deadline, at;
 	int min, i;
 
 	fresh_twin_pool(_metadata, self->have_timeout);
@@ -153,78 +187,100 @@ TEST_F_TIMEOUT(nie, reserve_filled_and_kept, 120)
 		       N, min, N + 1);
 	}
 
-	if (!self->have_timeout) {
-		TH_LOG("no workqueue.debug_idle_timeout_ms (CONFIG_WQ_DEBUG_WAKE_DELAY): not checking the reserve past the 300 s idle timeout");
-		return;
-	}
+	if (!self->have_timeout)
+		SKIP(return, "needs workqueue.debug_idle_timeout_ms (CONFIG_WQ_DEBUG_WAKE_DELAY) to see the reserve outlive the idle timeout");
 
-	/* grow the pool past the reserve, then let the cull run repeatedly */
-	EXPECT_EQ(2 * N, run_burst(_metadata, 2 * N, out, sizeof(out)));
-	for (i = 0; i < 20; i++) {
-		wqrt_msleep(IDLE_MS / 2);
+	/*
+	 * Grow the pool past the reserve; the cull takes the pool back down
+	 * to the reserve and the idle worker it keeps, N + 1, and never
+	 * further: watched until it is there, then for 5 more idle timeouts.
+	 */
+	EXPECT_EQ(2 * N, run_burst(_metadata, 2 * N, 10000, out, sizeof(out)));
+	t0 = wqrt_now();
+	deadline = t0 + 15;
+	for (i = 0, at = -1; wqrt_now() < deadline; i++) {
 		min = min_pool_workers(WQ, NULL);
 		EXPECT_LE(N + 1, min) {
-			TH_LOG("after %d ms of idle timeout %d ms: a pool has %d workers, reserve %d",
-			       (i + 1) * IDLE_MS / 2, IDLE_MS, min, N);
+			TH_LOG("%.1f s after the burst (idle timeout %d ms): a pool has %d workers, reserve %d",
+			       wqrt_now() - t0, IDLE_MS, min, N);
 			break;
 		}
+		if (min == N + 1 && at < 0)
+			at = wqrt_now();
+		if (at >= 0 && wqrt_now() - at > 5 * IDLE_MS / 1000.0)
+			break;
+		wqrt_msleep(20);
 	}
 	/* the workers above the reserve did go away (the cull ran) */
-	EXPECT_GE(N + 4, min_pool_workers(WQ, NULL));
+	EXPECT_LE(0, at) {
+		TH_LOG("15 s after a burst of %d: %d workers, the cull never came down to %d",
+		       2 * N, min_pool_workers(WQ, NULL), N + 1);
+	}
+	EXPECT_EQ(N + 1, min_pool_workers(WQ, NULL));
 }
+
+/*
+ * A burst of N blocking items on a pool with a reserve of N runs at once
+ * on workers that existed before the items: worker creation is stalled
+ * (workqueue.debug_create_delay_ms) from before the burst until after it,
+ * and the items give up waiting for each other before a stalled creation
+ * could deliver a worker. Without the reserve, the pool would have its
+ * one or two idle workers and the rest of the burst would wait for
+ * creations that do not come in time.
+ */
+#define CREATE_STALL_MS	3000
 
 TEST_F_TIMEOUT(nie, burst_starts_on_reserve, 120)
 {
 	static char out[WQRT_RESULT_MAX];
 	const int N = 4;
+	char v[16];
 	int round;
 
+	if (!wqparam_exists("debug_create_delay_ms"))
+		SKIP(return, "needs workqueue.debug_create_delay_ms (CONFIG_WQ_DEBUG_WAKE_DELAY) to stall worker creation during the burst");
 	fresh_twin_pool(_metadata, false);
 	ASSERT_EQ(0, wq_set(WQ, "policy", "fifo"));
 	ASSERT_EQ(0, wq_set_int(WQ, "rtprio", 10));
 	ASSERT_EQ(0, wq_set_int(WQ, "nr_idle_extra", N));
+	snprintf(v, sizeof(v), "%d", CREATE_STALL_MS);
 
 	for (round = 0; round < 3; round++) {
-		int refill;
+		int early = 0, got;
 		char *line;
 
-		ASSERT_LE(N, wait_filled(WQ, N, 15));
-		/* a moment for the last created worker to go idle */
-		wqrt_msleep(100);
-
-		EXPECT_EQ(N, run_burst(_metadata, N, out, sizeof(out))) {
-			TH_LOG("round %d: %.200s", round, out);
+		/* the reserve and the idle worker every pool keeps, all idle */
+		got = wait_idle(WQ, N + 1, 15);
+		ASSERT_LE(N + 1, got) {
+			TH_LOG("round %d: %d idle workers after 15 s, reserve %d",
+			       round, got, N);
 		}
-		/*
-		 * The reserve is refilled as soon as a reserve worker is
-		 * taken, and a fresh refill worker takes whatever is pending
-		 * on its first wakeup, possibly an item queued just before it
-		 * was born while the kicked reserve worker was still on its
-		 * way: that item did not wait for a creation, it started
-		 * early. So the check is: N workers were ready before the
-		 * burst (wait_filled above), all N items ran at once on N
-		 * workers (run_burst), each with the pool's policy; items
-		 * that ran on refill workers are only counted.
-		 */
-		refill = 0;
+		ASSERT_EQ(0, wqparam_set("debug_create_delay_ms", v));
+		got = run_burst(_metadata, N, CREATE_STALL_MS * 2 / 3, out,
+				sizeof(out));
+		ASSERT_EQ(0, wqparam_set("debug_create_delay_ms", "0"));
+		EXPECT_EQ(N, got) {
+			TH_LOG("round %d, creation stalled: %.200s", round, out);
+		}
 		for (line = strchr(out, '\n'); line && line[1];
 		     line = strchr(line + 1, '\n')) {
 			struct wid w;
 
 			if (wid_parse(line + 1, &w))
 				continue;
-			if (kv_long(line + 1, "worker_predates_item", -1) != 1)
-				refill++;
+			early += kv_long(line + 1, "worker_predates_item", -1) == 1;
 			EXPECT_EQ(SCHED_FIFO, w.policy);
 			EXPECT_EQ(10, w.rtprio);
 		}
+		EXPECT_EQ(N, early) {
+			TH_LOG("round %d: %d of %d items ran on a worker born before them",
+			       round, early, N);
+		}
 		EXPECT_EQ(N, kv_long(out, "distinct", -1));
-		TH_LOG("round %d: %d item(s) picked up by refill workers",
-		       round, refill);
 		TH_LOG("round %d: %.*s", round, (int)strcspn(out, "\n"), out);
 	}
 	/* the reserve is refilled after the burst */
-	EXPECT_LE(N, wait_filled(WQ, N, 15));
+	EXPECT_LE(N + 1, wait_idle(WQ, N + 1, 15));
 }
 
 TEST_F_TIMEOUT(nie, reserve_zero_culls_like_plain, 120)
@@ -237,13 +293,13 @@ TEST_F_TIMEOUT(nie, reserve_zero_culls_like_plain, 120)
 		SKIP(return, "needs workqueue.debug_idle_timeout_ms (CONFIG_WQ_DEBUG_WAKE_DELAY)");
 	fresh_twin_pool(_metadata, true);
 	ASSERT_EQ(0, wq_set(WQ, "nr_idle_extra", "0"));
-	EXPECT_EQ(8, run_burst(_metadata, 8, out, sizeof(out)));
+	EXPECT_EQ(8, run_burst(_metadata, 8, 10000, out, sizeof(out)));
 	/*
 	 * The pool grew to 8 for the burst: 8 distinct workers ran it. Not
 	 * the pool's size read afterwards: on a slow guest the 200 ms idle
 	 * timeout can cull before the read (seen under arm64 TCG).
 	 */
-	EXPECT_LE(8, kv_long(out, "distinct", -1));
+	EXPECT_EQ(8, kv_long(out, "distinct", -1));
 	/* plain 6.12 keeps 2 idle workers and culls the rest */
 	end = wqrt_now() + 15;
 	do {
@@ -386,8 +442,7 @@ TEST_F_TIMEOUT(nie, rescuer_runs_while_creation_stalls, 180)
 	ASSERT_STREQ(ids.wq, ids.rec) {
 		TH_LOG("%s and %s do not share their pools", WQ, REC);
 	}
-	ASSERT_LE(N + 1, wait_filled(WQ, N + 1, 15));
-	wqrt_msleep(100);
+	ASSERT_LE(N + 1, wait_idle(WQ, N + 1, 15));
 
 	snprintf(v, sizeof(v), "%d", DELAY_MS);
 	ASSERT_EQ(0, wqparam_set("debug_create_delay_ms", v));
@@ -417,6 +472,7 @@ struct fifo_loops {
 	int ncpu;
 	int err;
 	int stop;
+	int running;	/* loops that run at HOG_PRIO on their CPU */
 	pthread_t thread[64];
 };
 
@@ -442,6 +498,8 @@ static void *fifo_loop(void *arg)
 		__atomic_store_n(&a->loops->err, err, __ATOMIC_RELEASE);
 		return NULL;
 	}
+	/* on its CPU, at its priority: from here on it owns the CPU */
+	__atomic_add_fetch(&a->loops->running, 1, __ATOMIC_RELEASE);
 	while (!__atomic_load_n(&a->loops->stop, __ATOMIC_ACQUIRE) &&
 	       wqrt_now() < end)
 		;
@@ -464,11 +522,11 @@ static void *burst_in_thread(void *arg)
 }
 
 /*
- * An RT pool with a reserve of N = 2 (at least N workers, all idle) gets N
- * items that keep their workers busy, while SCHED_FIFO loops below the
- * pool's priority but above the irq_work and timer threads run on every
- * CPU. The reserve must be back to N idle workers, N + N workers in all,
- * while the items still run. Only the pool's workers (and kthreadd and
+ * An RT pool with a reserve of N = 2 (N + 1 idle workers: the reserve and
+ * the one every pool keeps) gets N items that keep their workers busy,
+ * while SCHED_FIFO loops below the pool's priority but above the irq_work
+ * and timer threads run on every CPU. The reserve must be back, N + 1
+ * idle workers besides the N busy ones, while the items still run. Only the pool's workers (and kthreadd and
  * the new kthread's first steps, which the fair server lets run) can do
  * that: a refill left to a SCHED_NORMAL kworker queued from an irq_work
  * never starts before the loops end.
@@ -480,7 +538,7 @@ TEST_F_TIMEOUT(nie, reserve_refills_under_fifo_loops, 120)
 	static struct burst_thread burst;
 	static struct fifo_loops loops;
 	const int N = 2;
-	int ids[4], npools, workers = 0, i;
+	int ids[4], npools, workers = 0, idle = 0, i;
 	double start, refilled = -1;
 
 	loops.ncpu = sysconf(_SC_NPROCESSORS_ONLN);
@@ -493,9 +551,7 @@ TEST_F_TIMEOUT(nie, reserve_refills_under_fifo_loops, 120)
 	ASSERT_EQ(0, wq_set_int(WQ, "nr_idle_extra", N));
 	npools = wq_pool_ids(WQ, ids, 4);
 	ASSERT_EQ(1, npools);
-	ASSERT_LE(N, wait_filled(WQ, N, 15));
-	/* a moment for the last created worker to go idle */
-	wqrt_msleep(100);
+	ASSERT_LE(N + 1, wait_idle(WQ, N + 1, 15));
 
 	ASSERT_EQ(0, sched_setscheduler(0, SCHED_FIFO, &watch)) {
 		TH_LOG("SCHED_FIFO %d for the test: %s", WATCH_PRIO,
@@ -503,21 +559,30 @@ TEST_F_TIMEOUT(nie, reserve_refills_under_fifo_loops, 120)
 	}
 	loops.stop = 0;
 	loops.err = 0;
+	loops.running = 0;
 	for (i = 0; i < loops.ncpu; i++) {
 		loop_args[i].loops = &loops;
 		loop_args[i].cpu = i;
 		ASSERT_EQ(0, pthread_create(&loops.thread[i], NULL, fifo_loop,
 					    &loop_args[i]));
 	}
-	/* the loops own the CPUs (the test preempts them) */
-	wqrt_msleep(200);
+	/* the loops own the CPUs (the test preempts them): each says so */
+	start = wqrt_now();
+	while (__atomic_load_n(&loops.running, __ATOMIC_ACQUIRE) < loops.ncpu &&
+	       !__atomic_load_n(&loops.err, __ATOMIC_ACQUIRE) &&
+	       wqrt_now() - start < 5)
+		wqrt_msleep(5);
+	EXPECT_EQ(loops.ncpu, __atomic_load_n(&loops.running, __ATOMIC_ACQUIRE)) {
+		TH_LOG("%d of %d FIFO %d loops running after %.1f s", loops.running,
+		       loops.ncpu, HOG_PRIO, wqrt_now() - start);
+	}
 	ASSERT_EQ(0, pthread_create(&burst.thread, NULL, burst_in_thread,
 				    &burst));
 
 	start = wqrt_now();
 	while (wqrt_now() - start < HOG_MAX_S - 2) {
-		workers = pool_workers(ids[0], NULL, 0);
-		if (workers >= N + N) {
+		workers = pool_workers_idle(ids[0], &idle);
+		if (workers >= N + N + 1 && idle >= N + 1) {
 			refilled = wqrt_now() - start;
 			break;
 		}
@@ -537,12 +602,101 @@ TEST_F_TIMEOUT(nie, reserve_refills_under_fifo_loops, 120)
 		TH_LOG("%.*s", (int)strcspn(burst.out, "\n"), burst.out);
 	}
 	ASSERT_LE(0, refilled) {
-		TH_LOG("pool %d has %d workers after %.1f s of FIFO %d loops on %d CPU(s), %d items running: reserve %d not refilled",
-		       ids[0], workers, HOG_MAX_S - 2, HOG_PRIO, loops.ncpu,
-		       N, N);
+		TH_LOG("pool %d has %d workers, %d idle, after %.1f s of FIFO %d loops on %d CPU(s), %d items running: reserve %d (+1) not refilled",
+		       ids[0], workers, idle, HOG_MAX_S - 2, HOG_PRIO,
+		       loops.ncpu, N, N);
 	}
 	TH_LOG("reserve refilled %.2f s into the FIFO %d loops (%d CPU(s))",
 	       refilled, HOG_PRIO, loops.ncpu);
+}
+
+/* Every kworker of every pool of @wq runs @policy @prio; says who not. */
+static int pools_sched(const char *wq, int policy, int prio, char *bad,
+		       size_t len)
+{
+	int ids[64], pids[256], n, i, j, c, total = 0;
+
+	n = wq_pool_ids(wq, ids, 64);
+	for (i = 0; i < n; i++) {
+		c = pool_workers(ids[i], pids, 256);
+		for (j = 0; j < c && j < 256; j++) {
+			struct wqrt_sched_attr a;
+
+			if (wqrt_getattr(pids[j], &a))
+				continue;	/* exited meanwhile */
+			total++;
+			if ((int)a.sched_policy != policy ||
+			    (int)a.sched_priority != prio) {
+				snprintf(bad, len, "pool %d: pid %d policy %u prio %u",
+					 ids[i], pids[j], a.sched_policy,
+					 a.sched_priority);
+				return -1;
+			}
+		}
+	}
+	return total;
+}
+
+/*
+ * RT pools with a reserve across CPU hotplug: with the per-CPU scope, CPU
+ * 1 goes offline (its pod's work goes to the default pool) and comes back
+ * (a pool for the pod again). Items keep running with the policy, every
+ * pool gets its reserve back, and every worker, those born for the CPU's
+ * return included, is RT.
+ */
+TEST_F_TIMEOUT(nie, reserve_across_cpu_hotplug, 120)
+{
+	const int N = 2;
+	char bad[128] = "";
+	struct wid w;
+	cpu_set_t old;
+	int n, got;
+
+	if (sysconf(_SC_NPROCESSORS_ONLN) < 2 || !cpu_hotpluggable(1))
+		SKIP(return, "needs CPU 1 online and hotpluggable");
+	ASSERT_EQ(0, wq_fresh_pool(WQ, WQ_NICE_KEEP));
+	ASSERT_EQ(0, wq_set(WQ, "policy", "fifo"));
+	ASSERT_EQ(0, wq_set_int(WQ, "rtprio", 12));
+	ASSERT_EQ(0, wq_set(WQ, "affinity_scope", "cpu"));
+	ASSERT_EQ(0, wq_set_int(WQ, "nr_idle_extra", N));
+	got = wait_idle(WQ, N + 1, 15);
+	ASSERT_LE(N + 1, got) {
+		TH_LOG("before the hotplug: %d idle workers, reserve %d", got, N);
+	}
+	ASSERT_LE(0, wq_pod_pool(WQ, 1));
+
+	ASSERT_EQ(0, cpu_set_online(1, false));
+	ASSERT_EQ(0, wqrt_probe("twin", &w));
+	EXPECT_EQ(SCHED_FIFO, w.policy) {
+		TH_LOG("CPU 1 offline: item ran on %s, policy %d", w.comm, w.policy);
+	}
+	EXPECT_EQ(12, w.rtprio);
+	ASSERT_EQ(0, cpu_set_online(1, true));
+
+	/* the pod of CPU 1 has a pool again, and every pool its reserve */
+	ASSERT_LE(0, wq_pod_pool(WQ, 1)) {
+		TH_LOG("CPU 1 back online: no pool for its pod in pool_ids");
+	}
+	got = wait_idle(WQ, N + 1, 15);
+	EXPECT_LE(N + 1, got) {
+		TH_LOG("CPU 1 back online: a pool has %d idle workers after 15 s, reserve %d",
+		       got, N);
+	}
+	n = pools_sched(WQ, SCHED_FIFO, 12, bad, sizeof(bad));
+	EXPECT_LE(2 * (N + 1), n) {
+		TH_LOG("after the hotplug: %d RT workers over the pools (%s)", n,
+		       bad[0] ? bad : "too few");
+	}
+	ASSERT_EQ(0, sched_getaffinity(0, sizeof(old), &old));
+	ASSERT_EQ(0, wqrt_pin(1));
+	ASSERT_EQ(0, wqrt_probe("twin", &w));
+	ASSERT_EQ(0, sched_setaffinity(0, sizeof(old), &old));
+	EXPECT_EQ(SCHED_FIFO, w.policy);
+	EXPECT_EQ(12, w.rtprio);
+	EXPECT_EQ(wq_pod_pool(WQ, 1), kworker_upool(w.comm)) {
+		TH_LOG("queued on CPU 1: ran in %s, pool_ids: pod 1 pool %d", w.comm,
+		       wq_pod_pool(WQ, 1));
+	}
 }
 
 TEST_F_TIMEOUT(nie, round_trip_and_bad_values, 120)

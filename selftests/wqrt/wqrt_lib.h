@@ -319,6 +319,26 @@ static inline int wq_fresh_pool(const char *wq, int nice)
 	return wq_set_int(wq, "nice", nice);
 }
 
+/*
+ * What the kernel under test must have, as the test's runner declares it
+ * on the kernel command line: wqrt.series=1 (the whole series), 0 (none of
+ * it). Returns 1 or 0, or -1 when nothing is declared (a board, a prefix
+ * of the series): then the test can only go by what the kernel shows, and
+ * says so. A test that chose what to check by what the kernel shows alone
+ * would pass on a kernel that lost a feature.
+ */
+static inline int wqrt_series_expected(void)
+{
+	char buf[4096], *p;
+
+	if (wqrt_read("/proc/cmdline", buf, sizeof(buf)) < 0)
+		return -1;
+	for (p = strstr(buf, "wqrt.series="); p; p = strstr(p + 1, "wqrt.series="))
+		if (p == buf || isspace((unsigned char)p[-1]))
+			return p[12] == '1';
+	return -1;
+}
+
 /* ------------------------------------------------------------------ */
 /* the wqrt_test module                                                */
 
@@ -601,6 +621,38 @@ static inline int pool_workers(int pool, int *pids, int max)
 	return c;
 }
 
+/*
+ * The state letter of @pid in /proc/PID/stat ('R', 'S', 'D', 'I', ...), or
+ * 0 when it is gone. An idle kworker waits in worker_thread() as TASK_IDLE,
+ * shown as 'I'; a work item that sleeps shows 'D' or 'S', a worker that
+ * runs or manages (creates workers) anything but 'I'.
+ */
+static inline char task_state(int pid)
+{
+	char p[64], buf[512], *rp;
+
+	snprintf(p, sizeof(p), "/proc/%d/stat", pid);
+	if (wqrt_read(p, buf, sizeof(buf)) < 0)
+		return 0;
+	rp = strrchr(buf, ')');
+	return rp && rp[1] == ' ' ? rp[2] : 0;
+}
+
+/*
+ * Workers of unbound pool @pool, and in @idle how many of them are idle
+ * (waiting for work in worker_thread()).
+ */
+static inline int pool_workers_idle(int pool, int *idle)
+{
+	int pids[1024], n, i;
+
+	n = pool_workers(pool, pids, 1024);
+	*idle = 0;
+	for (i = 0; i < n && i < 1024; i++)
+		*idle += task_state(pids[i]) == 'I';
+	return n;
+}
+
 /* "pod:pool pod:pool ..." -> distinct pool ids; returns count or -1. */
 static inline int parse_pool_ids(const char *s, int *ids, int max)
 {
@@ -630,6 +682,32 @@ static inline int wq_pool_ids(const char *wq, int *ids, int max)
 	if (wq_get(wq, "pool_ids", buf, sizeof(buf)) < 0)
 		return -1;
 	return parse_pool_ids(buf, ids, max);
+}
+
+/* The pool of pod @pod in @wq's pool_ids ("pod:pool ..."), or -1. */
+static inline int wq_pod_pool(const char *wq, int pod)
+{
+	char buf[1024], *p = buf;
+	int d, pool, used;
+
+	if (wq_get(wq, "pool_ids", buf, sizeof(buf)) < 0)
+		return -1;
+	while (sscanf(p, " %d:%d%n", &d, &pool, &used) == 2) {
+		if (d == pod)
+			return pool;
+		p += used;
+	}
+	return -1;
+}
+
+/* Run the calling thread on @cpu only. */
+static inline int wqrt_pin(int cpu)
+{
+	cpu_set_t set;
+
+	CPU_ZERO(&set);
+	CPU_SET(cpu, &set);
+	return sched_setaffinity(0, sizeof(set), &set) ? -errno : 0;
 }
 
 /* ------------------------------------------------------------------ */
