@@ -447,6 +447,8 @@ static int run_daemon(struct ctx *c)
 	scan(c, "initial");
 	arm_timer(c);
 	sd_notify(0, "READY=1");
+	/* READY=1 for whoever reads the log: listening, first scan applied */
+	log_notice("ready: netlink sockets open, initial scan done");
 	notify_status(c);
 	r = sd_event_loop(c->ev);
 	runstate_clear(c->run_dir);
