@@ -35,8 +35,8 @@ WQ=${WQRT_UART_WQ:-$WQ}
 LOOP=$(helper uart_loop || helper selftests/uart_loop)
 
 command -v wqrtd > /dev/null || skip_all "wqrtd is not on PATH"
-[ -e "$WQDIR/writeback/policy" ] ||
-	skip_all "kernel without the workqueue RT series (no policy attribute)"
+[ "$(series_expected)" = 1 ] ||
+	skip_all "kernel without the workqueue RT series (wqrt.series=0, or no policy attribute)"
 # a driver registers its workqueue even without a port: none is a kernel
 # without the driver or without the tty flip workqueue patch
 [ -d "$WQDIR/$WQ" ] ||
@@ -76,7 +76,10 @@ ktap_test_result "$WQ is an unbound workqueue in sysfs" attr_is $WQ per_cpu 0
 ktap_test_result "the pty drivers have no flip workqueue" no_pty_wq
 
 start_wqrtd
-ktap_test_result "wqrtd applies fifo to $WQ" wait_for 10 attr_is $WQ policy fifo
+# ready: the first scan applied the whole profile (policy first, then
+# rtprio and cpumask)
+wait_ready
+ktap_test_result "wqrtd applies fifo to $WQ" attr_is $WQ policy fifo
 ktap_test_result "...rtprio 20" attr_is $WQ rtprio 20
 ktap_test_result "...cpumask CPU 0 ($(cat "$WQDIR/$WQ/cpumask"))" \
 	[ "$(printf '%d' "0x$(cat "$WQDIR/$WQ/cpumask")")" -eq 1 ]
