@@ -39,6 +39,17 @@ within5() {
 	"$@"
 }
 nice_is() { [ "$(cat "$W/nice")" = "$1" ]; }
+# stop PID SIGNAL: send it, wait up to 5 s for the daemon to exit, and
+# return its exit status; one that is still there is killed: 124
+stop() {
+	kill -"$2" "$1"
+	within5 sh -c "! kill -0 $1 2>/dev/null" || {
+		kill -KILL "$1"
+		wait "$1"
+		return 124
+	}
+	wait "$1"
+}
 
 # the codes wqrtctl(8) documents, in its EXIT STATUS section
 documented=$(sed -n '/^\.Sh EXIT STATUS/,/^\.Sh /s/^\.It \([0-9][0-9]*\).*/\1/p' "$M/wqrtctl.8" | xargs)
@@ -90,17 +101,15 @@ rc 70 "status when the daemon's copy of its configuration is gone" \
 mv "$snap.away" "$snap"
 
 # SIGINT is SIGTERM: restore, exit 0
-kill -INT $D
-wait $D
-ktap_test_result "SIGINT: wqrtd exits 0" [ $? -eq 0 ]
+stop $D INT
+ktap_test_result "SIGINT: wqrtd exits 0 (within 5 s)" [ $? -eq 0 ]
 ktap_test_result "SIGINT: the original nice is back (0)" nice_is 0
 
 # restore_on_exit = no: the profile stays, wqrtctl restore puts it back
 "$B/wqrtd" --foreground -c "$T/keep.conf" --root "$T" 2> "$T/dlog" &
 D=$!
 within5 nice_is -4
-kill -TERM $D
-wait $D
+stop $D TERM
 ktap_test_result "restore_on_exit = no: wqrtd exits 0 on SIGTERM" [ $? -eq 0 ]
 ktap_test_result "...and leaves the profile in force (nice -4)" nice_is -4
 ktap_test_result "...and keeps the originals for wqrtctl restore" \
