@@ -131,7 +131,7 @@ trace_all_rt() {
 		ktap_print_msg "$2: $(grep -c "^$_p " "$1.ran") x $3 in pid $_p ($(task_comm "$_p")), kernel priority when it ran: $_prios (want $_want), policy/rtprio now ${_s:-gone}, CPU(s) $(grep "^$_p " "$1.ran" | cut -d' ' -f2 | sort -u | xargs)"
 		[ "$_prios" = "$_want" ] || _bad=1
 	done
-	if grep -qv " $5\$" "$1.ran"; then
+	if awk -v cpu="$5" '$2 != cpu { found = 1 } END { exit !found }' "$1.ran"; then
 		ktap_print_msg "$2: work items ran on CPUs other than $5"
 		_bad=1
 	fi
