@@ -169,7 +169,7 @@ counts=$(awk -v flav="$expect" -v anyskip="$any_skip" -v tpath="$tpath" \
 	}
 	/^not ok [0-9]+/ {
 		seen++
-		if ($0 ~ /# *TODO/) skip++; else { fail++; printf "notok %s\n", $0 }
+		if ($0 ~ /# *TODO/) skip++; else { fail++; printf "notok %s: %s\n", prog, $0 }
 	}
 	/^# wqrt-exit: / {
 		rc = $4 + 0
