@@ -85,6 +85,7 @@ counts=$(awk -v flav="$expect" -v anyskip="$any_skip" -v tpath="$tpath" \
 		plan = -1; seen = 0
 	}
 	function problem(s) { printf "problem %s\n", s }
+	BEGIN { plan = -1; prog = "?" }
 	# may test N of program P skip? (column value v: "-", "all", "x",
 	# or a list like "1,3-5")
 	function may_skip(v, n,    k, parts, r) {
@@ -169,7 +170,7 @@ counts=$(awk -v flav="$expect" -v anyskip="$any_skip" -v tpath="$tpath" \
 	}
 	/^not ok [0-9]+/ {
 		seen++
-		if ($0 ~ /# *TODO/) skip++; else { fail++; printf "notok %s: %s\n", prog, $0 }
+		if ($0 ~ /# *TODO/) skip++; else { fail++; printf "notok %s%s\n", prog == "?" ? "" : prog ": ", $0 }
 	}
 	/^# wqrt-exit: / {
 		rc = $4 + 0

@@ -72,7 +72,7 @@ expect_verdict() {
 }
 
 ktap_print_header
-ktap_set_plan 13
+ktap_set_plan 14
 full=(--expect full --expected "$tmp/expected")
 bare=(--expect bare --expected "$tmp/expected")
 
@@ -188,4 +188,7 @@ expect_verdict "a KFENCE report fails the run" 1 'BUG: KFENCE: use-after-free' \
 	good "$tmp/console-kfence" "${full[@]}"
 expect_verdict "a flavour the table has no column for fails" 1 \
 	'has no column nosuch' good "" --expect nosuch --expected "$tmp/expected"
+printf 'WQRT-BEGIN 6.12\n1..1\nok 1 all fine\nWQRT-DONE 3\n' >"$tmp/script"
+expect_verdict "a script (vm-run) that exits non-zero fails, whatever its TAP said" 1 \
+	'script exited with status 3' script "" --mode script
 ktap_finished
