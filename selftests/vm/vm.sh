@@ -105,6 +105,10 @@ if [ "$mode" = check ]; then
 	else
 		vmopts+=(--expect "$expect")
 	fi
+	# KASAN slows the guest several times over: its run gets twice the
+	# default time (WQRT_VM_TIMEOUT or --timeout still decide)
+	[ "$column" != kasan ] || [ -n "${WQRT_VM_TIMEOUT:-}" ] ||
+		vmopts+=(--timeout 1800)
 	# the programs this flavour's run leaves out
 	WQRT_LEAVE_OUT=$(awk -v col="$column" '
 		/^# *program +tests / {
