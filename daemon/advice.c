@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 
 /* The default priority of threaded IRQ handlers (kernel/irq/manage.c) */
@@ -211,7 +212,8 @@ static void advice_irq(const struct rule *r, const struct irq_scan *irqs,
 			continue;
 		if (prio >= t->rtprio)
 			above++;
-		if (!dev[0] || strncmp(t->action, dev, strlen(dev)))
+		/* iniparser folds section names to lower case */
+		if (!dev[0] || strncasecmp(t->action, dev, strlen(dev)))
 			continue;
 		matched = true;
 		if (prio >= t->rtprio)
