@@ -288,7 +288,7 @@ void lat_print_log2(FILE *f, const struct lat_dist *d, const char *indent,
 {
 	uint64_t n[40], most = 0;
 	size_t i, top = lat_log2(d, n, 40), first = top;
-	char range[32];
+	char range[48];
 
 	for (i = 0; i < top; i++) {
 		if (n[i] > most)
