@@ -11,9 +11,13 @@
 #include <string.h>
 #include <sys/stat.h>
 
-/* Field lists of the synthetic events: what the triggers pass them */
-#define SYNTH_LAT_FIELDS "char wq[32]; unsigned long function; u64 lat"
-#define SYNTH_RUN_FIELDS "char wq[32]; unsigned long function; u64 run"
+/*
+ * Field lists of the synthetic events: what the triggers pass them. The
+ * workqueue name is a dynamic string: only those take a string variable
+ * of another size (check_synth_field()).
+ */
+#define SYNTH_LAT_FIELDS "char wq[]; unsigned long function; u64 lat"
+#define SYNTH_RUN_FIELDS "char wq[]; unsigned long function; u64 run"
 
 /* Size of each histogram (entries; the kernel rounds to a power of 2) */
 #define HIST_SIZE_TIER0 8192

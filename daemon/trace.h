@@ -65,7 +65,7 @@ bool trace_owner_alive(const char *root, pid_t pid);
 /* Create this process's instance. 0 or -errno (why filled). */
 int trace_open(struct trace_sess *s, char *why, size_t size);
 /*
- * A synthetic event SYNTH_PREFIX + suffix with fields ("char wq[32];
+ * A synthetic event SYNTH_PREFIX + suffix with fields ("char wq[];
  * u64 lat"). The full name goes to name. 0 or -errno (why filled).
  */
 int trace_synth(struct trace_sess *s, const char *suffix, const char *fields,
