@@ -26,29 +26,33 @@ int trace_check(const char *dir, char *why, size_t size)
 		  "CONFIG_HIST_TRIGGERS",
 		  "histogram triggers (the in-kernel aggregation)" },
 	};
+	size_t miss[ARRAY_SIZE(needs)], i, n = 0, len;
 	char path[WQRT_PATH_MAX];
-	size_t i, len = 0;
 	struct stat st;
-	int missing = 0;
 
 	why[0] = '\0';
 	for (i = 0; i < ARRAY_SIZE(needs); i++) {
 		snprintf(path, sizeof(path), "%s/%s", dir, needs[i].path);
 		if (!stat(path, &st))
 			continue;
-		/* without the events, the hist file is not there either */
-		if (i == 2 && missing & 1)
+		/* without the events, there is no hist file to look for */
+		if (i == 2 && n && miss[0] == 0)
 			continue;
-		len += snprintf(why + len, len < size ? size - len : 0,
-				"%s%s (%s)", missing ? ", " : "",
-				needs[i].option, needs[i].what);
-		missing |= 1 << i;
+		miss[n++] = i;
 	}
-	if (!missing)
+	if (!n)
 		return 0;
+	len = snprintf(why, size, "this kernel lacks ");
+	for (i = 0; i < n && len < size; i++)
+		len += snprintf(why + len, size - len, "%s%s (%s)",
+				i == 0	   ? "" :
+				i == n - 1 ? " and " :
+					     ", ",
+				needs[miss[i]].option, needs[miss[i]].what);
 	if (len < size)
 		snprintf(why + len, size - len,
-			 ": this kernel lacks it; kernel/configs/board.config has what wqrtctl latency, who and try need");
+			 ": wqrtctl latency, who and try need %s (kernel/configs/board.config has %s)",
+			 n > 1 ? "them" : "it", n > 1 ? "them" : "it");
 	return -ENOTSUP;
 }
 
