@@ -453,11 +453,11 @@ int cmd_who(int argc, char **argv)
 	}
 	ctl_catch_signals();
 	dir = trace_dir(why, sizeof(why));
-	err = dir ? trace_check(dir, why, sizeof(why)) : -ENOTSUP;
-	if (!err) {
+	if (dir)
 		trace_clean_stale(dir);
+	err = dir ? trace_check(dir, why, sizeof(why)) : -ENOTSUP;
+	if (!err)
 		err = trace_open(&s, why, sizeof(why));
-	}
 	if (err) {
 		lat_sel_free(&sel);
 		config_free(cfg);

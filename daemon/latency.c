@@ -348,10 +348,11 @@ int lat_start(struct lat_meas *m, const struct lat_sel *sel, char *why,
 	dir = trace_dir(why, size);
 	if (!dir)
 		return -ENOTSUP;
+	/* what a killed run left, even where this one cannot run */
+	trace_clean_stale(dir);
 	err = trace_check(dir, why, size);
 	if (err)
 		return err;
-	trace_clean_stale(dir);
 	err = trace_open(&m->s, why, size);
 	if (err)
 		return err;

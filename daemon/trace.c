@@ -161,7 +161,8 @@ static int remove_synth(const char *name)
 
 int trace_clean_stale(const char *dir)
 {
-	char **names = tracefs_instances("^" TRACE_PREFIX "-[0-9]+$");
+	/* a basic regular expression (regcomp() without REG_EXTENDED) */
+	char **names = tracefs_instances("^" TRACE_PREFIX "-[0-9][0-9]*$");
 	struct tracefs_dynevent **evs;
 	int cleaned = 0;
 	size_t i;

@@ -30,7 +30,7 @@ CONF
 printf '[wq:tty_flip]\npolicy = fifo\nrtpri = 20\n' > "$T/bad.conf"
 
 ktap_print_header
-ktap_set_plan 71
+ktap_set_plan 72
 out=$("$B/wqrtd" --check -c "$T/good.conf" 2>&1)
 ktap_test_result "--check accepts a good file" [ $? -eq 0 ]
 out=$("$B/wqrtd" --check -c "$T/bad.conf" 2>&1)
@@ -266,6 +266,29 @@ ktap_test_result "who without a function: exit 64, usage" \
 RC=$?
 ktap_test_result "try on a workqueue not in sysfs: exit 64, says so" \
 	eval '[ $RC -eq 64 ] && grep -q "no_such_wq_31: no such workqueue in sysfs" "$T/lat"'
+
+# Issue 31: what a SIGKILLed latency left in tracefs goes with the next
+# run, on whatever kernel this is (in a mount namespace of its own, so
+# that the tracefs mount is this test's)
+stale_test() {
+	unshare -m sh -c '
+		d=/sys/kernel/tracing
+		[ -d "$d/instances" ] || mount -t tracefs nodev "$d" 2>/dev/null ||
+			exit 4
+		[ -d "$d/instances" ] || exit 4
+		mkdir "$d/instances/wqrtctl-999999" "$d/instances/wqrtctl-other" || exit 4
+		"$1/wqrtctl" latency --duration 0.1 > /dev/null 2>&1
+		[ ! -e "$d/instances/wqrtctl-999999" ] && [ -e "$d/instances/wqrtctl-other" ]
+		rc=$?
+		rmdir "$d/instances/wqrtctl-999999" "$d/instances/wqrtctl-other" 2>/dev/null
+		exit $rc' sh "$B"
+}
+stale_test
+case $? in
+0) ktap_test_pass "latency removes the tracefs instance a killed run left, and only that" ;;
+4) ktap_test_skip "latency removes a killed run's instance: no tracefs here" ;;
+*) ktap_test_fail "latency removes the tracefs instance a killed run left, and only that" ;;
+esac
 
 # Issue 17.1: wqrtctl check-kernel
 mkdir -p "$T/proc/sys/kernel" "$T/boot"
