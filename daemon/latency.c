@@ -215,10 +215,10 @@ static void fold_entry(const struct hist_entry *e, void *arg)
 		return;
 	/*
 	 * lat = execute_start - queue_work of the same work: when the work
-	 * is queued again while its start is being recorded (another CPU,
-	 * between the start event's timestamp and its trigger), the match
-	 * takes the newer queue and the u64 difference is negative. That
-	 * start came with no wait to measure: count it as 0 us.
+	 * is queued again on another CPU after the start event took its
+	 * timestamp but before its trigger ran, the match takes the newer
+	 * queueing and the u64 difference is negative. That start came with
+	 * no wait to measure: count it as 0 us.
 	 */
 	if ((a->what == FOLD_LAT || a->what == FOLD_RUN) &&
 	    e->num[2] >= LAT_NEGATIVE) {
