@@ -805,18 +805,52 @@ static void unmatched_warning(struct loader *ld)
 #define FILE_MAX_BYTES (1 << 20)
 
 /*
- * Open path once and check it can be trusted: a regular file, owned by
- * root (or by whoever runs this, for tests as a user), that neither group
- * nor others can write. Its text in *text. 0, or an error added.
+ * The directory that holds path (symbolic links followed), checked as
+ * the file is: whoever can write it can put another file in its place.
+ * 0, or -1 (error added). A path that does not resolve is left to open(),
+ * which says why.
+ */
+static int check_dir_of(const char *path, struct strlist *errors)
+{
+	char *real = realpath(path, NULL), *slash, why[WQRT_PATH_MAX + 160];
+	struct stat st;
+	int err = 0;
+
+	if (!real)
+		return 0;
+	slash = strrchr(real, '/');
+	if (slash)
+		*(slash == real ? slash + 1 : slash) = '\0';
+	if (stat(real, &st)) {
+		strlist_add(errors, "%s: cannot stat: %s", real,
+			    strerror(errno));
+		err = -1;
+	} else if (trust_check(real, &st, why, sizeof(why))) {
+		strlist_add(errors, "%s: %s", real, why);
+		err = -1;
+	}
+	free(real);
+	return err;
+}
+
+/*
+ * Open path once and check it can be trusted: in a directory that can be
+ * trusted, a regular file, owned by root (or by whoever runs this, for
+ * tests as a user), that neither group nor others can write. Opened
+ * without blocking: a FIFO is refused, not waited on. Its text in *text.
+ * 0, or an error added.
  */
 static int read_trusted(const char *path, char **text, size_t *len,
 			struct strlist *errors)
 {
+	char why[WQRT_PATH_MAX + 160];
 	struct stat st;
 	ssize_t n;
 	int fd;
 
-	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
+	if (check_dir_of(path, errors))
+		return -1;
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
 	if (fd < 0) {
 		strlist_add(errors, "%s: cannot open: %s", path,
 			    strerror(errno));
@@ -828,14 +862,8 @@ static int read_trusted(const char *path, char **text, size_t *len,
 	} else if (!S_ISREG(st.st_mode)) {
 		strlist_add(errors, "%s: not a regular file; refusing it",
 			    path);
-	} else if (st.st_uid != 0 && st.st_uid != geteuid()) {
-		strlist_add(errors,
-			    "%s: owned by uid %u, not root; refusing it (chown root %s)",
-			    path, (unsigned int)st.st_uid, path);
-	} else if (st.st_mode & (S_IWGRP | S_IWOTH)) {
-		strlist_add(errors,
-			    "%s: group or others can write it (mode %04o); refusing it (chmod go-w %s)",
-			    path, (unsigned int)(st.st_mode & 07777), path);
+	} else if (trust_check(path, &st, why, sizeof(why))) {
+		strlist_add(errors, "%s: %s", path, why);
 	} else if (st.st_size > FILE_MAX_BYTES) {
 		strlist_add(errors, "%s: larger than %d bytes; refusing it",
 			    path, FILE_MAX_BYTES);

@@ -262,10 +262,12 @@ static bool same_content(const char *path, const struct config_source *src)
 	char *buf;
 	int fd;
 
-	fd = open(path, O_RDONLY | O_CLOEXEC);
+	/* without blocking: a FIFO put in the file's place is no match */
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
 	if (fd < 0)
 		return false;
-	if (!fstat(fd, &st) && (size_t)st.st_size == src->len) {
+	if (!fstat(fd, &st) && S_ISREG(st.st_mode) &&
+	    (size_t)st.st_size == src->len) {
 		buf = malloc(src->len + 1);
 		if (buf && read(fd, buf, src->len + 1) == (ssize_t)src->len)
 			same = !memcmp(buf, src->text, src->len);

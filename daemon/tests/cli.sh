@@ -30,7 +30,7 @@ CONF
 printf '[wq:tty_flip]\npolicy = fifo\nrtpri = 20\n' > "$T/bad.conf"
 
 ktap_print_header
-ktap_set_plan 65
+ktap_set_plan 68
 out=$("$B/wqrtd" --check -c "$T/good.conf" 2>&1)
 ktap_test_result "--check accepts a good file" [ $? -eq 0 ]
 out=$("$B/wqrtd" --check -c "$T/bad.conf" 2>&1)
@@ -72,6 +72,23 @@ chmod 0666 "$T/good.conf"
 "$B/wqrtd" --check -c "$T/good.conf" > /dev/null 2>&1
 ktap_test_result "--check refuses a file others can write" [ $? -eq 78 ]
 chmod 0644 "$T/good.conf"
+
+# Issue 30.9: a FIFO is refused at once, not waited on
+mkfifo "$T/fifo.conf"
+out=$(timeout 10 "$B/wqrtd" --check -c "$T/fifo.conf" 2>&1)
+rc=$?
+ktap_test_result "--check -c FIFO: refused with 78 at once (not 124: timeout)" [ $rc -eq 78 ]
+timeout 10 "$B/wqrtctl" check "$T/fifo.conf" > /dev/null 2>&1
+ktap_test_result "wqrtctl check FIFO: refused with 78 at once" [ $? -eq 78 ]
+rm "$T/fifo.conf"
+# Issue 30.9: ... and so is a file in a directory others can write
+mkdir -m 0777 "$T/open"
+cp "$T/good.conf" "$T/open/good.conf"
+out=$("$B/wqrtd" --check -c "$T/open/good.conf" 2>&1)
+rc=$?
+ktap_test_result "--check: a file in a directory others can write is refused (78)" \
+	sh -c "[ $rc -eq 78 ] && echo '$out' | grep -qF '$T/open: group or others can write it (mode 0777)'"
+rm -r "$T/open"
 
 # Issue 16.18: a root that is not there is a failure
 "$B/wqrtd" --once -c "$T/good.conf" --root /nonexistent > /dev/null 2>&1

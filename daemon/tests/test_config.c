@@ -642,6 +642,76 @@ static void test_dropin_empty(void **state)
 	dropins_clear();
 }
 
+/*
+ * Issue 30.9: a FIFO given as the configuration is refused at once, not
+ * waited on (wqrtd --check and wqrtctl check hung on one).
+ */
+static void test_fifo_refused(void **state)
+{
+	char fifo[300];
+	int status;
+	pid_t pid;
+
+	(void)state;
+	snprintf(fifo, sizeof(fifo), "%s/fifo.conf", ft.root);
+	assert_int_equal(mkfifo(fifo, 0644), 0);
+	pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		struct config *c = NULL;
+
+		alarm(10);
+		strlist_free(&errs);
+		_exit(config_load(fifo, ft.root, &c, &errs) == 1 &&
+			      strstr(errs.v[0], "not a regular file") ?
+		      0 :
+		      1);
+	}
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	if (WIFSIGNALED(status))
+		fail_msg("config_load() of a FIFO still waits after 10 s");
+	assert_true(WIFEXITED(status));
+	assert_int_equal(WEXITSTATUS(status), 0);
+	unlink(fifo);
+}
+
+/*
+ * Issue 30.9: the directory that holds the file is checked as the file
+ * is: one that others can write lets them replace the file. A sticky one
+ * (/tmp) does not.
+ */
+static void test_untrusted_directory(void **state)
+{
+	char dir[300], file[320], want[1000];
+	struct config *c = NULL;
+
+	(void)state;
+	snprintf(dir, sizeof(dir), "%s/open", ft.root);
+	snprintf(file, sizeof(file), "%s/wqrt.conf", dir);
+	assert_int_equal(mkdir(dir, 0755), 0);
+	ft_write(&ft, "/open/wqrt.conf", "[wq:a]\nnice = 1\n");
+	assert_int_equal(chmod(file, 0644), 0);
+	assert_int_equal(chmod(dir, 0777), 0);
+	strlist_free(&errs);
+	assert_int_equal(config_load(file, ft.root, &c, &errs), 1);
+	snprintf(want, sizeof(want),
+		 "%s: group or others can write it (mode 0777); refusing it (chmod go-w %s)",
+		 dir, dir);
+	assert_string_equal(errs.v[0], want);
+	assert_int_equal(chmod(dir, 01777), 0);
+	strlist_free(&errs);
+	assert_int_equal(config_load(file, ft.root, &c, &errs), 0);
+	config_free(c);
+	assert_int_equal(chmod(dir, 0755), 0);
+	assert_int_equal(chown(dir, 65534, 0), 0);
+	strlist_free(&errs);
+	c = NULL;
+	assert_int_equal(config_load(file, ft.root, &c, &errs), 1);
+	assert_non_null(strstr(errs.v[0], "owned by uid 65534, not root"));
+	unlink(file);
+	rmdir(dir);
+}
+
 /* N [wq:] sections using one profile, in a file; its path */
 static const char *sections_file(int n)
 {
@@ -761,6 +831,8 @@ int main(void)
 		cmocka_unit_test(test_dropins_every_error),
 		cmocka_unit_test(test_dropins_trusted_only),
 		cmocka_unit_test(test_dropin_empty),
+		cmocka_unit_test(test_fifo_refused),
+		cmocka_unit_test(test_untrusted_directory),
 		cmocka_unit_test(test_parse_linear),
 	};
 
