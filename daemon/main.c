@@ -64,9 +64,9 @@ static void usage(FILE *f)
 		"                     kworker a rule covers, once its policy is verified\n"
 		"  -h, --help         this help\n"
 		"      --version      print the version\n\n"
-		"Exit status: 0 ok, 64 usage, 71 system error, 73 the --timing file\n"
-		"cannot be opened, 74 a change failed, 78 configuration error (see\n"
-		"wqrtd(8)).\n");
+		"Exit status: 0 ok, 64 usage, 65 the originals file cannot be used,\n"
+		"71 system error, 73 the --timing file or the runtime directory cannot\n"
+		"be made, 74 a change failed, 78 configuration error (see wqrtd(8)).\n");
 }
 
 static int parse_opts(int argc, char **argv, struct opts *o)
@@ -163,6 +163,47 @@ static int run_dir(const struct opts *o, char *buf, size_t size, bool create)
 		errno = -n;
 		return -1;
 	}
+	return 0;
+}
+
+/*
+ * The originals: read (a previous instance's, to put back) and, but for
+ * --dry-run, written before every change, so that wqrtctl restore can
+ * undo the service and --once alike. --dry-run reads them too: its plan
+ * shows what would be put back, as the apply would. A change whose
+ * original cannot be kept is not made: no runtime directory, or a file
+ * there that cannot be read or trusted, changes nothing (another boot's
+ * file means nothing now: it is replaced). 0, or the exit status.
+ */
+static int use_originals(struct ctx *c)
+{
+	static char state[WQRT_PATH_MAX + 16];
+	int err;
+
+	if (run_dir(&c->o, c->run_dir, sizeof(c->run_dir), !c->o.dry_run)) {
+		if (c->o.dry_run) {
+			log_warn("%s: %s; the plan cannot show what would be put back",
+				 c->run_dir, strerror(errno));
+			return 0;
+		}
+		log_err("%s: %s; the originals cannot be kept, so nothing is changed",
+			c->run_dir, strerror(errno));
+		return EX_CANTCREAT;
+	}
+	snprintf(state, sizeof(state), "%s/originals", c->run_dir);
+	err = daemon_use_state(&c->d, state);
+	if (err && err != -ESTALE && !c->o.dry_run) {
+		if (err != -EPERM)
+			log_err("%s: %s", state, strerror(-err));
+		log_err("%s: its originals cannot be used, and would be lost: nothing is changed (see wqrtd(8), FILES)",
+			state);
+		return EX_DATAERR;
+	}
+	if (err && err != -EPERM && err != -ESTALE)
+		log_warn("%s: %s", state, strerror(-err));
+	/* --dry-run: read, never written */
+	if (c->o.dry_run)
+		c->d.state.path = NULL;
 	return 0;
 }
 
@@ -491,22 +532,10 @@ int main(int argc, char **argv)
 	 * can undo the service and --once alike. --dry-run reads them too:
 	 * its plan shows what would be put back, as the apply would.
 	 */
-	if (run_dir(&c.o, c.run_dir, sizeof(c.run_dir), !c.o.dry_run)) {
-		log_warn(
-			"%s: %s; originals are not kept: wqrtctl restore cannot undo the changes",
-			c.run_dir, strerror(errno));
-	} else {
-		static char state[WQRT_PATH_MAX + 16];
-		int err;
-
-		snprintf(state, sizeof(state), "%s/originals", c.run_dir);
-		err = daemon_use_state(&c.d, state);
-		if (err)
-			log_warn("%s: %s; originals of a previous run are lost",
-				 state, strerror(-err));
-		/* --dry-run: read, never written */
-		if (c.o.dry_run)
-			c.d.state.path = NULL;
+	r = use_originals(&c);
+	if (r) {
+		daemon_free(&c.d);
+		return r;
 	}
 	log_notice(
 		"%s: %s", daemon_mode_name(&c.d),

@@ -413,6 +413,13 @@ static int cmd_restore(int argc, char **argv)
 	sys_ops_for_root(&ops, o.root);
 	daemon_init(&d, o.root, &ops, cfg);
 	err = daemon_use_state(&d, state);
+	if (err == -ESTALE || err == -EPERM) {
+		/* said: another boot's, or not to be trusted */
+		fprintf(stderr, "wqrtctl: %s: nothing put back; remove it if it is not wqrtd's\n",
+			state);
+		daemon_free(&d);
+		return EX_DATAERR;
+	}
 	if (err) {
 		fprintf(stderr, "wqrtctl: %s: %s\n", state, strerror(-err));
 		daemon_free(&d);

@@ -19,7 +19,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	fuzz_quiet();
 	path = fuzz_file("state", data, size);
-	if (!path || state_load(&s, path))
+	if (!path || state_load(&s, path, "/", &sys_ops_real))
 		goto out;
 	state_take(&s, "tty_flip", &orig);
 	state_take_kw(&s, 102, 3, &v);
