@@ -226,6 +226,7 @@ static void scan(struct ctx *c, const char *why)
 	fails = daemon_scan(&c->d);
 	if (fails)
 		log_warn("%d change(s) failed during %s scan", fails, why);
+	watch_scanned(&c->w);
 	notify_status(c);
 }
 
@@ -490,6 +491,7 @@ static int run_daemon(struct ctx *c)
 	sd_notify(0, "READY=1");
 	notify_status(c);
 	r = sd_event_loop(c->ev);
+	watch_free(&c->w);
 	runstate_clear(c->run_dir);
 	nlw_close(&c->nl);
 	sd_event_source_unref(c->rescan);
