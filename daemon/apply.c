@@ -47,7 +47,7 @@ static int write_attr(const struct apply_ctx *ax, const char *wq,
 		      enum wq_attr a, const struct settings *s,
 		      const struct wq_state *st)
 {
-	char path[WQRT_PATH_MAX], val[300];
+	char path[WQRT_PATH_MAX], val[ATTR_TEXT_MAX];
 	int err;
 
 	if (!(st->writable & WA_BIT(a)))

@@ -14,7 +14,7 @@
 int wq_read_state(const struct apply_ctx *ax, const char *wq,
 		  struct wq_state *st)
 {
-	char path[WQRT_PATH_MAX], buf[512];
+	char path[WQRT_PATH_MAX], buf[ATTR_TEXT_MAX];
 	struct log_ctx lc = { .wq = wq };
 	struct stat sb;
 	int a;

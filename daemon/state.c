@@ -148,6 +148,7 @@ static int check_trusted(const char *path, int fd)
 static void load_wq_line(struct state *s, const char *path, char *line)
 {
 	char *name = line, *attr, *val;
+	struct settings one = { 0 };
 	struct saved_wq *w;
 	int a;
 
@@ -160,14 +161,17 @@ static void load_wq_line(struct state *s, const char *path, char *line)
 	}
 	*attr++ = '\0';
 	*val++ = '\0';
+	a = attr_lookup(attr);
+	if (a < 0 || attr_parse_sysfs(a, val, &one)) {
+		/* no entry for a workqueue with nothing to put back */
+		log_warn("%s: ignoring '%s %s %s'", path, name, attr, val);
+		return;
+	}
 	w = saved_find(s, name);
 	if (!w)
 		w = saved_add(s, name);
-	if (!w)
-		return;
-	a = attr_lookup(attr);
-	if (a < 0 || attr_parse_sysfs(a, val, &w->orig))
-		log_warn("%s: ignoring '%s %s %s'", path, name, attr, val);
+	if (w)
+		settings_copy_attr(&w->orig, &one, a);
 }
 
 /*

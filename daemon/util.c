@@ -162,6 +162,9 @@ void cpubits_and(struct cpubits *dst, const struct cpubits *m)
 		dst->w[i] &= m->w[i];
 }
 
+_Static_assert(WQRT_MAX_CPUS_LAST == WQRT_MAX_CPUS - 1,
+	       "WQRT_MAX_CPUS_LAST names the last CPU");
+
 static int cpu_number(const char **p, unsigned long *out, const char **why)
 {
 	char *end;
@@ -172,7 +175,7 @@ static int cpu_number(const char **p, unsigned long *out, const char **why)
 	}
 	*out = strtoul(*p, &end, 10);
 	if (*out >= WQRT_MAX_CPUS) {
-		*why = "CPU number out of range (0..1023)";
+		*why = "CPU number out of range (0.." STR(WQRT_MAX_CPUS_LAST) ")";
 		return -EINVAL;
 	}
 	*p = end;

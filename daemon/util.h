@@ -11,8 +11,13 @@
 #include <stdint.h>
 #include <sys/types.h>
 
-#define WQRT_MAX_CPUS 1024
+/* the CPUs a cpumask can name: 4096, as arm64's NR_CPUS at most */
+#define WQRT_MAX_CPUS 4096
 #define WQRT_PATH_MAX 512
+
+#define WQRT_MAX_CPUS_LAST 4095 /* WQRT_MAX_CPUS - 1, for messages */
+#define STR_(x) #x
+#define STR(x) STR_(x)
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 

@@ -263,8 +263,8 @@ static void test_error_values(void **state)
 	expect_error("[wq:a]\ncpumask = 0-1,x\n",
 		     "2: [wq:a] cpumask = 0-1,x: expected a CPU number");
 	expect_error(
-		"[wq:a]\ncpumask = 2000\n",
-		"2: [wq:a] cpumask = 2000: CPU number out of range (0..1023)");
+		"[wq:a]\ncpumask = 5000\n",
+		"2: [wq:a] cpumask = 5000: CPU number out of range (0..4095)");
 	expect_error(
 		"[wq:a]\naffinity_scope = rack\n",
 		"2: [wq:a] affinity_scope = rack: expected default, cpu, smt, cache, numa or system");

@@ -889,6 +889,61 @@ static void test_proc_readdir_error_is_failed_listing(void **state)
 	assert_int_equal(sched_of(102).policy, SCHED_OTHER);
 }
 
+/* The kernel's %*pb of the CPUs in cpus (ending with -1), nbits wide */
+static const char *hex_mask(const int *cpus, int nbits)
+{
+	static char buf[FT_ATTR_MAX];
+	uint32_t w[8192 / 32] = { 0 };
+	int i, n = (nbits + 31) / 32;
+	size_t len = 0;
+
+	for (i = 0; cpus[i] >= 0; i++)
+		w[cpus[i] / 32] |= 1u << (cpus[i] % 32);
+	for (i = n - 1; i >= 0; i--)
+		len += snprintf(buf + len, sizeof(buf) - len, "%s%08x",
+				i == n - 1 ? "" : ",", w[i]);
+	return buf;
+}
+
+/*
+ * Issue 30.5: a cpumask saved as the original on a machine with many
+ * CPUs comes back as it was, not cut at a buffer's end.
+ */
+static void cpumask_round_trip(int nbits, const int *cpus)
+{
+	char path[300], orig[FT_ATTR_MAX];
+
+	ft_wq(&ft, "tty_flip", true);
+	snprintf(orig, sizeof(orig), "%s", hex_mask(cpus, nbits));
+	ft_set(&ft, "tty_flip", "cpumask", orig);
+	snprintf(path, sizeof(path), "%s/originals", ft.root);
+	start("[wq:tty_flip]\ncpumask = 0-1\n");
+	assert_int_equal(daemon_use_state(&d, path), 0);
+	assert_int_equal(daemon_scan(&d), 0);
+	assert_string_not_equal(ft_get(&ft, "tty_flip", "cpumask"), orig);
+	/* a crash, and a restart with no rule for it: the original goes back */
+	restart("[global]\n", path);
+	assert_int_equal(daemon_scan(&d), 0);
+	assert_string_equal(ft_get(&ft, "tty_flip", "cpumask"), orig);
+	assert_int_equal(access(path, F_OK), -1);
+}
+
+static void test_cpumask_round_trip_1024(void **state)
+{
+	static const int cpus[] = { 0, 900, 1000, -1 };
+
+	(void)state;
+	cpumask_round_trip(1024, cpus);
+}
+
+static void test_cpumask_round_trip_4096(void **state)
+{
+	static const int cpus[] = { 0, 900, 1000, 2047, 4095, -1 };
+
+	(void)state;
+	cpumask_round_trip(4096, cpus);
+}
+
 static double secs_since(const struct timespec *a)
 {
 	struct timespec b;
@@ -1026,6 +1081,8 @@ int main(void)
 		T(test_save_fails_closed_on_events),
 		T(test_lstat_error_is_failed_listing),
 		T(test_proc_readdir_error_is_failed_listing),
+		T(test_cpumask_round_trip_1024),
+		T(test_cpumask_round_trip_4096),
 #undef T
 	};
 
