@@ -66,7 +66,8 @@ static void usage(FILE *f)
 		"      --version      print the version\n\n"
 		"Exit status: 0 ok, 64 usage, 65 the originals file cannot be used,\n"
 		"71 system error, 73 the --timing file or the runtime directory cannot\n"
-		"be made, 74 a change failed, 78 configuration error (see wqrtd(8)).\n");
+		"be made, 74 a change failed, 75 another wqrtd runs, 78 configuration\n"
+		"error (see wqrtd(8)).\n");
 }
 
 static int parse_opts(int argc, char **argv, struct opts *o)
@@ -189,6 +190,22 @@ static int use_originals(struct ctx *c)
 		log_err("%s: %s; the originals cannot be kept, so nothing is changed",
 			c->run_dir, strerror(errno));
 		return EX_CANTCREAT;
+	}
+	/* one instance holds them; --dry-run only reads */
+	if (!c->o.dry_run) {
+		pid_t holder;
+		int fd = runstate_lock(c->run_dir, &holder);
+
+		if (fd == -EWOULDBLOCK) {
+			log_err("wqrtd (pid %d) holds %s, the originals of what it changed: nothing is changed beside it (wqrtctl status shows it; --dry-run and --check still work)",
+				(int)holder, c->run_dir);
+			return EX_TEMPFAIL;
+		}
+		if (fd < 0) {
+			log_err("%s/" RUNSTATE_LOCK ": %s; nothing is changed",
+				c->run_dir, strerror(-fd));
+			return EX_CANTCREAT;
+		}
 	}
 	snprintf(state, sizeof(state), "%s/originals", c->run_dir);
 	err = daemon_use_state(&c->d, state);

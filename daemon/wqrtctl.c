@@ -385,6 +385,8 @@ static int cmd_restore(int argc, char **argv)
 	size_t nwq, nkw, left;
 	struct runstate rs;
 	struct cmd_opts o;
+	pid_t holder;
+	int lock;
 	struct config *cfg;
 	struct sys_ops ops;
 	struct daemon d;
@@ -403,6 +405,14 @@ static int cmd_restore(int argc, char **argv)
 		return EX_TEMPFAIL;
 	}
 	runstate_free(&rs);
+	/* nor beside wqrtd --once, nor another restore */
+	lock = runstate_lock(dir, &holder);
+	if (lock == -EWOULDBLOCK) {
+		fprintf(stderr,
+			"wqrtctl: wqrtd (pid %d) holds %s and would apply its profiles again; let it finish, or stop it\n",
+			(int)holder, dir);
+		return EX_TEMPFAIL;
+	}
 	if (access(state, F_OK)) {
 		printf("nothing to restore: no %s\n", state);
 		return 0;

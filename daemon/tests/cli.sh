@@ -30,7 +30,7 @@ CONF
 printf '[wq:tty_flip]\npolicy = fifo\nrtpri = 20\n' > "$T/bad.conf"
 
 ktap_print_header
-ktap_set_plan 73
+ktap_set_plan 78
 out=$("$B/wqrtd" --check -c "$T/good.conf" 2>&1)
 ktap_test_result "--check accepts a good file" [ $? -eq 0 ]
 out=$("$B/wqrtd" --check -c "$T/bad.conf" 2>&1)
@@ -212,6 +212,15 @@ ktap_test_result "restore: nothing left to put back" [ ! -e "$T/run/wqrtd/origin
 out=$("$B/wqrtctl" restore --root "$T" 2>&1)
 ktap_test_result "restore again: nothing to do, exit 0" \
 	sh -c "[ $? -eq 0 ] && echo '$out' | grep -q 'nothing to restore'"
+# Issue 30.1: nor beside another holder of the originals (wqrtd --once)
+touch "$T/hold"
+flock -o "$T/run/wqrtd/lock" sh -c "while [ -e '$T/hold' ]; do sleep 0.1; done" &
+F_PID=$!
+within5 sh -c "! flock -n '$T/run/wqrtd/lock' true"
+"$B/wqrtctl" restore --root "$T" > /dev/null 2>&1
+ktap_test_result "restore while another holds the originals: refused (75)" [ $? -eq 75 ]
+rm "$T/hold"
+wait $F_PID
 # Issue 30.2: originals that cannot be saved: --once changes nothing, 74
 mkdir "$T/run/wqrtd/originals.new"
 "$B/wqrtd" --once -c "$T/good.conf" --root "$T" 2> "$T/log"
@@ -247,6 +256,16 @@ ktap_test_result "status --json: the daemon's pid, files and load time" \
 	"$T/st.json" "$D_PID" "$T/held.conf"
 "$B/wqrtctl" restore --root "$T" > /dev/null 2>&1
 ktap_test_result "restore while wqrtd runs: refused (75)" [ $? -eq 75 ]
+# Issue 30.1: one instance holds the originals
+"$B/wqrtd" --once -c "$T/good.conf" --root "$T" > "$T/once" 2>&1
+rc=$?
+ktap_test_result "--once while wqrtd runs: refused (75)" [ $rc -eq 75 ]
+ktap_test_result "...saying which wqrtd holds them" \
+	grep -qF "wqrtd (pid $D_PID) holds $T/run/wqrtd" "$T/once"
+"$B/wqrtd" --dry-run -c "$T/good.conf" --root "$T" > /dev/null 2>&1
+ktap_test_result "--dry-run while wqrtd runs: 0" [ $? -eq 0 ]
+"$B/wqrtd" --check -c "$T/good.conf" --root "$T" > /dev/null 2>&1
+ktap_test_result "--check while wqrtd runs: 0" [ $? -eq 0 ]
 kill -HUP $D_PID
 within5 sh -c "'$B/wqrtctl' status --root '$T' | grep -q 'desired 33'"
 "$B/wqrtctl" status --root "$T" > "$T/st" 2>&1
@@ -302,6 +321,6 @@ M=$(dirname "$0")/../../man
 ktap_test_result "wqrtctl(8) documents drift (10) and each sysexits code used" \
 	sh -c "for c in 10 64 65 66 69 70 72 74 75 78; do grep -q \"^\\.It \$c\" '$M/wqrtctl.8' || exit 1; done"
 ktap_test_result "wqrtd(8) documents each sysexits code used" \
-	sh -c "for c in 0 64 65 71 73 74 78; do grep -q \"^\\.It \$c\" '$M/wqrtd.8' || exit 1; done"
+	sh -c "for c in 0 64 65 71 73 74 75 78; do grep -q \"^\\.It \$c\" '$M/wqrtd.8' || exit 1; done"
 
 ktap_finished
