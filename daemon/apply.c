@@ -296,7 +296,8 @@ static void kw_disown(const struct apply_ctx *ax, const struct kw_track *k,
 		      const struct sched_val *target)
 {
 	struct log_ctx lc = { .pid = k->pid, .attr = "policy" };
-	const struct sched_val other = { SCHED_OTHER, 0, 0 };
+	const struct sched_val other = { SCHED_OTHER, 0, 0,
+					 SCHED_FLAG_RESET_ON_FORK };
 	struct task_info t;
 	int err;
 
@@ -325,11 +326,12 @@ static void kw_disown(const struct apply_ctx *ax, const struct kw_track *k,
  * long enough that the pid goes to someone else.
  */
 static int kw_set(const struct apply_ctx *ax, struct kw_track *k,
-		  const struct sched_val *target)
+		  const struct sched_val *want)
 {
 	const struct sys_ops *o = ax->ops;
 	struct log_ctx lc = { .pid = k->pid, .attr = "policy" };
-	struct sched_val now;
+	struct sched_val now, set = *want;
+	const struct sched_val *target = &set;
 	struct task_info t;
 	int fd = -1, err;
 	bool gone;
@@ -343,6 +345,7 @@ static int kw_set(const struct apply_ctx *ax, struct kw_track *k,
 		err = -ESRCH;
 		goto out;
 	}
+	set.flags |= SCHED_FLAG_RESET_ON_FORK;
 	err = o->sched_set(o->ctx, k->pid, target);
 	gone = fd >= 0 && o->pidfd_exited(o->ctx, fd) == 1;
 	if (gone || !kw_same(ax, k, &t)) {

@@ -38,6 +38,7 @@ static int real_get(void *ctx, pid_t pid, struct sched_val *v)
 	v->policy = (int)a.sched_policy;
 	v->rtprio = (int)a.sched_priority;
 	v->nice = a.sched_nice;
+	v->flags = a.sched_flags & SCHED_FLAG_RESET_ON_FORK;
 	return 0;
 }
 
@@ -49,6 +50,7 @@ static int real_set(void *ctx, pid_t pid, const struct sched_val *v)
 	memset(&a, 0, sizeof(a));
 	a.size = sizeof(a);
 	a.sched_policy = v->policy;
+	a.sched_flags = v->flags & SCHED_FLAG_RESET_ON_FORK;
 	a.sched_priority = v->rtprio;
 	a.sched_nice = v->nice;
 	if (syscall(SYS_sched_setattr, pid, &a, 0) < 0)

@@ -16,7 +16,17 @@ struct sched_val {
 	int policy; /* SCHED_OTHER, SCHED_FIFO, SCHED_RR, ... */
 	int rtprio;
 	int nice;
+	/*
+	 * SCHED_FLAG_RESET_ON_FORK: set on every policy wqrtd sets (as
+	 * rtkit does), so that a task that took the pid in the window and
+	 * forks passes no real-time policy on. Not compared.
+	 */
+	unsigned int flags;
 };
+
+#ifndef SCHED_FLAG_RESET_ON_FORK
+#define SCHED_FLAG_RESET_ON_FORK 0x01
+#endif
 
 struct sys_ops {
 	/* 0 or -errno */

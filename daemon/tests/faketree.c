@@ -335,6 +335,8 @@ static int fo_set(void *ctx, pid_t pid, const struct sched_val *v)
 	char what[32];
 
 	fo->sched_sets++;
+	if (!(v->flags & SCHED_FLAG_RESET_ON_FORK))
+		fo->sched_sets_inherit++;
 	snprintf(what, sizeof(what), "pid %d", (int)pid);
 	snap(fo, what);
 	if (fo->fail_pid && pid == fo->fail_pid)

@@ -55,6 +55,8 @@ struct fake_ops {
 	int fail_sched_err;
 	struct strlist writes; /* "wq/attr=value", in order */
 	unsigned int sched_sets;
+	/* ... of which without SCHED_FLAG_RESET_ON_FORK */
+	unsigned int sched_sets_inherit;
 	/* the n-th write and every one after it fails with fail_err (0: off) */
 	unsigned int fail_from;
 	/* before each write and sched_set: snap = the content of snap_path */

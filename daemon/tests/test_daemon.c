@@ -57,7 +57,7 @@ static void start(const char *conf)
 
 static struct sched_val sched_of(pid_t pid)
 {
-	struct sched_val v = { -1, -1, -1 };
+	struct sched_val v = { -1, -1, -1, 0 };
 
 	fo.ops.sched_get(fo.ops.ctx, pid, &v);
 	return v;
@@ -416,6 +416,24 @@ static void test_exit_during_set_is_no_reuse(void **state)
 	assert_int_equal(sched_of(102).policy, SCHED_FIFO);
 	/* the others are set as usual */
 	assert_int_equal(sched_of(100).policy, SCHED_FIFO);
+}
+
+/*
+ * Issue 30.7: every policy wqrtd sets carries SCHED_FLAG_RESET_ON_FORK,
+ * the put-back of a pid that changed hands included: a task that took
+ * the pid in the window and forks passes no real-time policy on.
+ */
+static void test_every_set_resets_on_fork(void **state)
+{
+	(void)state;
+	series_tree();
+	fo.reuse_pid = 102;
+	start(conf_rt);
+	daemon_scan(&d);
+	assert_true(ft_logged("pid 102 changed hands"));
+	daemon_restore(&d);
+	assert_true(fo.sched_sets >= 4);
+	assert_int_equal(fo.sched_sets_inherit, 0);
 }
 
 /* Issue 16.2: a pid whose task is no kernel thread is never set */
@@ -968,7 +986,7 @@ static void test_big_tree_saves_per_pass(void **state)
 	char path[300], name[16], comm[48], ids[32];
 	unsigned long saves;
 	struct timespec t;
-	struct sched_val v = { SCHED_OTHER, 0, 0 };
+	struct sched_val v = { SCHED_OTHER, 0, 0, 0 };
 	int i, j;
 
 	(void)state;
@@ -1060,6 +1078,7 @@ int main(void)
 		T(test_permanent_error_logged_once),
 		T(test_pid_reused_during_set),
 		T(test_exit_during_set_is_no_reuse),
+		T(test_every_set_resets_on_fork),
 		T(test_not_kthread_never_set),
 		T(test_kworker_originals_survive_restart),
 		T(test_kworker_originals_rule_dropped),

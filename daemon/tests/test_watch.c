@@ -62,7 +62,7 @@ static int teardown(void **state)
 
 static int policy_of(pid_t pid)
 {
-	struct sched_val v = { -1, -1, -1 };
+	struct sched_val v = { -1, -1, -1, 0 };
 
 	fo.ops.sched_get(fo.ops.ctx, pid, &v);
 	return v.policy;
