@@ -13,11 +13,14 @@
 
 #include <errno.h>
 #include <getopt.h>
+#include <linux/capability.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <time.h>
 #include <systemd/sd-daemon.h>
 #include <systemd/sd-event.h>
@@ -476,6 +479,30 @@ static int setup_loop(struct ctx *c)
 	return r;
 }
 
+/*
+ * Give up capability cap for good: the effective, permitted, inheritable
+ * and ambient sets (the bounding set too where CAP_SETPCAP allows; the
+ * unit's has none, and NoNewPrivileges= keeps an exec from getting it
+ * back). 0 or -errno.
+ */
+static int drop_capability(int cap)
+{
+	struct __user_cap_header_struct h = { _LINUX_CAPABILITY_VERSION_3, 0 };
+	struct __user_cap_data_struct d[_LINUX_CAPABILITY_U32S_3];
+	uint32_t bit = 1u << (cap % 32);
+
+	if (syscall(SYS_capget, &h, d))
+		return -errno;
+	d[cap / 32].effective &= ~bit;
+	d[cap / 32].permitted &= ~bit;
+	d[cap / 32].inheritable &= ~bit;
+	if (syscall(SYS_capset, &h, d))
+		return -errno;
+	prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_LOWER, cap, 0, 0);
+	prctl(PR_CAPBSET_DROP, cap, 0, 0, 0);
+	return 0;
+}
+
 static int run_daemon(struct ctx *c)
 {
 	int r;
@@ -501,6 +528,13 @@ static int run_daemon(struct ctx *c)
 		log_err("event loop setup: %s", strerror(-r));
 		return EX_OSERR;
 	}
+	/*
+	 * CAP_NET_ADMIN was for the proc connector's subscription and the
+	 * receive buffers past net.core.rmem_max: both are done.
+	 */
+	r = drop_capability(CAP_NET_ADMIN);
+	if (r)
+		log_warn("cannot drop CAP_NET_ADMIN: %s", strerror(-r));
 	publish(c);
 	/* listen first, then scan: nothing born in between is missed */
 	scan(c, "initial");
