@@ -69,7 +69,7 @@ wq_is() { # POLICY RTPRIO NR_IDLE_EXTRA PRIVATE
 }
 
 ktap_print_header
-ktap_set_plan 40
+ktap_set_plan 43
 ktap_print_msg "kernel $(uname -r), systemd $(systemctl --version | head -n 1 | cut -d' ' -f2)"
 
 # The test module as DKMS installs it on a board: modprobe finds it.
@@ -98,6 +98,15 @@ grep -A3 "^\[wq:$wq\]" "$conf" | sed 's/^/# conf: /'
 check "the edited file passes wqrtd --check" wqrtd --check -c "$conf"
 
 check "systemctl restart wqrtd succeeds" systemctl restart wqrtd
+# Issue 30.8: the running service holds CAP_SYS_NICE and nothing else
+# (CAP_NET_ADMIN was for its netlink sockets: dropped once they are set up)
+caps_of_service() {
+	local p
+	p=$(systemctl show -p MainPID --value wqrtd)
+	grep '^Cap' "/proc/$p/status"
+	[ "$(sed -n 's/^CapEff:\t//p' "/proc/$p/status")" = 0000000000800000 ] &&
+		[ "$(sed -n 's/^CapPrm:\t//p' "/proc/$p/status")" = 0000000000800000 ]
+}
 check "the unit is Type=notify and active (running) after READY=1" \
 	bash -c '[ "$(systemctl show -p Type --value wqrtd)" = notify ] &&
 		[ "$(systemctl show -p ActiveState --value wqrtd)" = active ] &&
@@ -110,6 +119,8 @@ check "sysfs reads back fifo 40, nr_idle_extra 2, private 1" \
 	within 3 wq_is fifo 40 2 1
 check "every kworker of the workqueue's pools is SCHED_FIFO 40" \
 	within 3 kworkers_are fifo 40
+check "the running service holds CAP_SYS_NICE alone (/proc/PID/status)" \
+	caps_of_service
 check "wqrtctl status shows the workqueue without drift" \
 	bash -c "wqrtctl status | tee /dev/stderr | grep -q $wq"
 
@@ -185,6 +196,19 @@ check "in wqrtd's namespace the workqueue attributes stay writable" \
 
 check "systemctl stop wqrtd succeeds" systemctl stop wqrtd
 check "stop restores the original attributes ($orig)" wq_is $orig
+# Issue 30.3: with restore_on_exit = no, a stop for good keeps the
+# originals in /run/wqrtd (RuntimeDirectoryPreserve=yes), and wqrtctl
+# restore puts them back
+mkdir -p /etc/wqrt.conf.d
+printf '[global]\nrestore_on_exit = no\n' >/etc/wqrt.conf.d/40-keep.conf
+systemctl start wqrtd
+within 3 wq_is fifo 45 2 1
+systemctl stop wqrtd
+check "restore_on_exit = no: the stop leaves fifo 45 and /run/wqrtd/originals" \
+	bash -c "[ \"\$(cat $dir/policy)\" = fifo ] && [ -s /run/wqrtd/originals ]"
+rm /etc/wqrt.conf.d/40-keep.conf
+check "...which wqrtctl restore puts back ($orig)" \
+	bash -c "wqrtctl restore && [ \"\$(cat $dir/policy) \$(cat $dir/rtprio) \$(cat $dir/nr_idle_extra) \$(cat $dir/private)\" = '$orig' ]"
 # Issue 16.15: a broken file makes reload fail visibly, and a start with
 # it fails with 78 and is not restarted (RestartPreventExitStatus= sees
 # the main process only).
