@@ -22,8 +22,10 @@
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <time.h>
+#include <systemd/sd-bus.h>
 #include <systemd/sd-daemon.h>
 #include <systemd/sd-event.h>
+#include <systemd/sd-login.h>
 #include <unistd.h>
 
 #define USEC_PER_SEC 1000000ULL
@@ -406,6 +408,90 @@ static int on_hup(sd_event_source *s, const struct signalfd_siginfo *si,
 	return 0;
 }
 
+#define SYSTEMD "org.freedesktop.systemd1"
+
+/* systemd's bus: its private socket (as systemctl, without D-Bus), or D-Bus */
+static sd_bus *systemd_bus(void)
+{
+	sd_bus *bus = NULL;
+
+	if (sd_bus_new(&bus) >= 0 &&
+	    sd_bus_set_address(bus, "unix:path=/run/systemd/private") >= 0 &&
+	    sd_bus_start(bus) >= 0)
+		return bus;
+	sd_bus_unref(bus);
+	bus = NULL;
+	if (sd_bus_open_system(&bus) >= 0)
+		return bus;
+	return NULL;
+}
+
+/*
+ * Does systemd stop this service to start it again: the job queued on
+ * the unit is a restart (systemctl restart, try-restart, and the Debian
+ * package's upgrade, whose postinst restarts it)? Asked at SIGTERM: the
+ * job is a restart until its stop half is done. false when anything is
+ * unsure (no systemd, no answer): a stop puts the originals back.
+ */
+static bool stopping_for_restart(void)
+{
+	sd_bus_error error = SD_BUS_ERROR_NULL;
+	char *unit = NULL, *path = NULL, *type = NULL;
+	sd_bus_message *reply = NULL;
+	const char *job;
+	bool restart = false;
+	sd_bus *bus = NULL;
+	uint32_t id;
+
+	if (!getenv("INVOCATION_ID") || sd_pid_get_unit(0, &unit) < 0)
+		return false;
+	bus = systemd_bus();
+	if (!bus || sd_bus_path_encode("/org/freedesktop/systemd1/unit", unit,
+				       &path) < 0)
+		goto out;
+	sd_bus_set_method_call_timeout(bus, 5 * USEC_PER_SEC);
+	if (sd_bus_get_property(bus, SYSTEMD, path, SYSTEMD ".Unit", "Job",
+				&error, &reply, "(uo)") < 0 ||
+	    sd_bus_message_read(reply, "(uo)", &id, &job) < 0 || !id)
+		goto out;
+	if (sd_bus_get_property_string(bus, SYSTEMD, job, SYSTEMD ".Job",
+				       "JobType", &error, &type) >= 0)
+		restart = !strcmp(type, "restart");
+out:
+	if (sd_bus_error_is_set(&error))
+		log_debug("asking systemd for %s's job: %s", unit, error.message);
+	sd_bus_error_free(&error);
+	sd_bus_message_unref(reply);
+	sd_bus_unref(bus);
+	free(type);
+	free(path);
+	free(unit);
+	return restart;
+}
+
+/*
+ * A restart keeps the profiles in force: the next wqrtd takes the
+ * originals over (RuntimeDirectoryPreserve=yes keeps them) and finds
+ * nothing to change. Unless it will not start: a configuration with
+ * errors now puts everything back, as a stop would.
+ */
+static bool keep_for_restart(struct ctx *c)
+{
+	struct config *cfg;
+
+	if (!stopping_for_restart())
+		return false;
+	if (config_load_report(c->o.conf, c->o.root, &cfg,
+			       "the next wqrtd will not start")) {
+		log_notice("stopping for a restart: putting the originals back, as the next wqrtd will not start");
+		return false;
+	}
+	config_free(cfg);
+	log_notice("stopping for a restart: the profiles stay in force, and %s/originals keeps what to put back for the next wqrtd",
+		   c->run_dir);
+	return true;
+}
+
 static int on_term(sd_event_source *s, const struct signalfd_siginfo *si,
 		   void *arg)
 {
@@ -414,7 +500,7 @@ static int on_term(sd_event_source *s, const struct signalfd_siginfo *si,
 	(void)s;
 	sd_notify(0, "STOPPING=1");
 	log_info("signal %u: stopping", si->ssi_signo);
-	if (c->d.cfg->restore_on_exit) {
+	if (c->d.cfg->restore_on_exit && !keep_for_restart(c)) {
 		int fails = daemon_restore(&c->d);
 
 		log_info("restored original settings%s",
