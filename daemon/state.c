@@ -100,13 +100,16 @@ static void saved_kw_add(struct state *s, pid_t pid, unsigned long long start,
 static void read_boot_id(struct state *s, const char *root)
 {
 	char path[WQRT_PATH_MAX], buf[64];
+	size_t len;
 
 	s->boot[0] = '\0';
-	if (!path_fmt(path, sizeof(path), root,
-		      "/proc/sys/kernel/random/boot_id") &&
-	    !read_text(path, buf, sizeof(buf)) && !strchr(buf, ' ') &&
-	    strlen(buf) < sizeof(s->boot))
-		snprintf(s->boot, sizeof(s->boot), "%s", buf);
+	if (path_fmt(path, sizeof(path), root,
+		     "/proc/sys/kernel/random/boot_id") ||
+	    read_text(path, buf, sizeof(buf)) || strchr(buf, ' '))
+		return;
+	len = strlen(buf);
+	if (len < sizeof(s->boot))
+		memcpy(s->boot, buf, len + 1);
 }
 
 /*
