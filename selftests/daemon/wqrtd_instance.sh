@@ -1,13 +1,16 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-only
 # Issue 30.1: one wqrtd at a time holds the originals. The reproduction:
-# a service-like wqrtd --foreground holds a [wq:] profile that made
-# writeback's rescuer FIFO 33; a quick wqrtd --once with another file
-# took the service's originals as a previous run's, put the rescuer back
-# and saved its own; after a kill -9 of the service, wqrtctl restore
-# put back nothing and the rescuer stayed FIFO 33 for good. Now --once
-# refuses (75) while the service runs, and the restore after the crash
-# puts the rescuer back. Valid on the plain and the patched kernel.
+# a service-like wqrtd --foreground holds a profile that made writeback's
+# rescuer FIFO 33 (a [wq:] section on a kernel without the series, which
+# sets the rescuer with sched_setattr(); with the series, which gives the
+# rescuer the workqueue's sysfs policy itself, a [kworker:] section does
+# the same). A quick wqrtd --once with another file took the service's
+# originals as a previous run's, put the rescuer back and saved its own;
+# the service applied FIFO 33 again and never saved; after a kill -9 of
+# the service, wqrtctl restore put back no kworker and the rescuer stayed
+# FIFO 33 for good. Now --once refuses (75) while the service runs, and
+# the restore after the crash puts the rescuer back.
 . "$(dirname "$0")/lib.sh"
 ktap_print_header
 
@@ -22,15 +25,23 @@ ktap_set_plan 7
 ORIG=$(task_sched "$RESCUER")
 NICE=$(cat "$WQDIR/writeback/nice")
 rm -f /run/wqrtd/originals
+if [ -e "$WQDIR/writeback/policy" ]; then
+	SECTION="kworker:kworker/R-write"
+else
+	SECTION="wq:writeback"
+fi
+# a rescan a second: the service applies its profile again after --once
 cat > "$CONF" <<CONF
-[wq:writeback]
+[global]
+rescan_interval = 1
+[$SECTION]
 policy = fifo
 rtprio = 33
 CONF
 printf '[wq:writeback]\nnice = -3\n' > "$TMPD/other.conf"
 
 start_wqrtd
-ktap_test_result "the service makes the rescuer FIFO 33" \
+ktap_test_result "the service ([$SECTION]) makes the rescuer FIFO 33" \
 	wait_for 20 all_sched "1 33" "$RESCUER"
 wqrtd --once -c "$TMPD/other.conf" > "$TMPD/once.log" 2>&1
 rc=$?
@@ -41,6 +52,8 @@ ktap_test_result "...naming the wqrtd that holds the originals" \
 unchanged() { attr_is writeback nice "$NICE" && all_sched "1 33" "$RESCUER"; }
 ktap_test_result "...and changing nothing" unchanged
 
+# (what --once put back, the service's next scan sets again)
+wait_for 10 all_sched "1 33" "$RESCUER"
 # the service dies without putting anything back
 kill -9 "$DPID"
 wait "$DPID" 2> /dev/null
