@@ -26,7 +26,7 @@ ORIG=$(task_sched "$RESCUER")
 NICE=$(cat "$WQDIR/writeback/nice")
 rm -f /run/wqrtd/originals
 if [ -e "$WQDIR/writeback/policy" ]; then
-	SECTION="kworker:kworker/R-write"
+	SECTION="kworker:kworker/R-write*"
 else
 	SECTION="wq:writeback"
 fi
