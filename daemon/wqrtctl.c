@@ -398,6 +398,8 @@ static int cmd_restore(int argc, char **argv)
 	size_t nwq, nkw, left;
 	struct runstate rs;
 	struct cmd_opts o;
+	pid_t holder;
+	int lock;
 	struct config *cfg;
 	struct sys_ops ops;
 	struct daemon d;
@@ -416,6 +418,14 @@ static int cmd_restore(int argc, char **argv)
 		return EX_TEMPFAIL;
 	}
 	runstate_free(&rs);
+	/* nor beside wqrtd --once, nor another restore */
+	lock = runstate_lock(dir, &holder);
+	if (lock == -EWOULDBLOCK) {
+		fprintf(stderr,
+			"wqrtctl: wqrtd (pid %d) holds %s and would apply its profiles again; let it finish, or stop it\n",
+			(int)holder, dir);
+		return EX_TEMPFAIL;
+	}
 	if (access(state, F_OK)) {
 		printf("nothing to restore: no %s\n", state);
 		return 0;
@@ -426,6 +436,13 @@ static int cmd_restore(int argc, char **argv)
 	sys_ops_for_root(&ops, o.root);
 	daemon_init(&d, o.root, &ops, cfg);
 	err = daemon_use_state(&d, state);
+	if (err == -ESTALE || err == -EPERM) {
+		/* said: another boot's, or not to be trusted */
+		fprintf(stderr, "wqrtctl: %s: nothing put back; remove it if it is not wqrtd's\n",
+			state);
+		daemon_free(&d);
+		return EX_DATAERR;
+	}
 	if (err) {
 		fprintf(stderr, "wqrtctl: %s: %s\n", state, strerror(-err));
 		daemon_free(&d);
