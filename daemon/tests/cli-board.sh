@@ -1,0 +1,70 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
+# The first steps of a board user with wqrtd and wqrtctl (issue 33):
+# check-kernel on a kernel without the series. A fake root, TAP output.
+# Usage: cli-board.sh BUILDDIR
+B=${1:?usage: cli-board.sh BUILDDIR}
+. "$(dirname "$0")/../../selftests/lib/ktap.sh"
+TOP=$(cd "$(dirname "$0")/../.." && pwd)
+T=$(mktemp -d /tmp/wqrt-cli-board.XXXXXX)
+trap 'rm -rf "$T"' EXIT
+# the user of the tests as a user: T readable, its files not writable
+chmod 0755 "$T"
+VENDOR=$T/usr/lib/wqrt/conf.d
+export WQRT_VENDOR_DIR="$VENDOR"
+mkdir -p "$VENDOR"
+
+WQ=$T/sys/devices/virtual/workqueue
+# wq_6_12 NAME: a workqueue as 6.12 shows it, without the series
+wq_6_12() {
+	mkdir -p "$WQ/$1"
+	for kv in per_cpu=0 nice=0 cpumask=0000000f \
+		  "affinity_scope=default (cache)" affinity_strict=0 max_active=256; do
+		echo "${kv#*=}" > "$WQ/$1/${kv%%=*}"
+	done
+}
+# kthread PID COMM: a kworker in the fake /proc
+kthread() {
+	mkdir -p "$T/proc/$1"
+	echo "$1 ($2) S 2 0 0 0 -1 2097216 0 0 0 0 0 0 0 0 20 0 1 0 77 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 17 1 0 0 0" \
+		> "$T/proc/$1/stat"
+}
+wq_6_12 writeback
+wq_6_12 ttyS-serial_8250
+kthread 103 kworker/u9:0-netns
+kthread 104 kworker/0:2-events
+kthread 105 kworker/1:1H
+mkdir -p "$T/proc/sys/kernel" "$T/boot"
+echo 950000 > "$T/proc/sys/kernel/sched_rt_runtime_us"
+echo 6.12.117-amd64 > "$T/proc/sys/kernel/osrelease"
+
+ktap_print_header
+ktap_set_plan 7
+
+# --- check-kernel on Debian's own kernel: no series, no PREEMPT_RT ---
+printf 'CONFIG_SYSFS=y\n# CONFIG_PREEMPT_RT is not set\nCONFIG_CONNECTOR=y\nCONFIG_PROC_EVENTS=y\n' \
+	> "$T/boot/config-6.12.117-amd64"
+"$B/wqrtctl" check-kernel --root "$T" > "$T/kc" 2>&1
+rc=$?
+sed 's/^/# /' "$T/kc"
+ktap_test_result "check-kernel without the series: exit 0, wqrtd works there" [ $rc -eq 0 ]
+ktap_test_result "...it says fallback mode and what wqrtd does there" \
+	sh -c "grep -q 'wqrtd works on this kernel in fallback mode' '$T/kc' &&
+	       grep -q 'sched_setattr' '$T/kc'"
+ktap_test_result "...and what it cannot do (nr_idle_extra, private pools)" \
+	sh -c "grep -q 'cannot' '$T/kc' && grep -q 'nr_idle_extra' '$T/kc' &&
+	       grep -q 'private' '$T/kc'"
+ktap_test_result "...never 'cannot do its work' nor a README the package lacks" \
+	sh -c "! grep -q 'cannot do its work' '$T/kc' && ! grep -q 'see README' '$T/kc'"
+ktap_test_result "...the series' attributes are listed as missing, for sysfs mode" \
+	grep -qE '^MISSING +policy +series ' "$T/kc"
+"$B/wqrtctl" check-kernel --json --root "$T" > "$T/kc.json"
+ktap_test_result "check-kernel --json: mode fallback, exit 0" \
+	sh -c "[ $? -eq 0 ] && python3 -c \"import json,sys; d=json.load(open(sys.argv[1])); assert d['mode'] == 'fallback', d['mode']\" '$T/kc.json'"
+printf '# CONFIG_SYSFS is not set\n' > "$T/boot/config-6.12.117-amd64"
+"$B/wqrtctl" check-kernel --root "$T" > "$T/kc" 2>&1
+ktap_test_result "check-kernel without CONFIG_SYSFS: 69, wqrtd cannot work there" \
+	sh -c "[ $? -eq 69 ] && grep -q 'wqrtd cannot work on this kernel' '$T/kc'"
+rm "$T/boot/config-6.12.117-amd64"
+
+ktap_finished
