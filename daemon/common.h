@@ -17,6 +17,7 @@
  *   EX_CANTCREAT 73    wqrtd --timing FILE cannot be opened
  *   EX_IOERR 74        a change could not be written or read back
  *   EX_TEMPFAIL 75     restore while wqrtd runs: stop it first
+ *   EX_NOPERM 77       wqrtd (but --check, --dry-run), restore: not root
  *   EX_CONFIG 78       the configuration has errors
  * The man pages list them; keep the three in agreement.
  */

@@ -65,8 +65,8 @@ static void usage(FILE *f)
 		"  -h, --help         this help\n"
 		"      --version      print the version\n\n"
 		"Exit status: 0 ok, 64 usage, 71 system error, 73 the --timing file\n"
-		"cannot be opened, 74 a change failed, 78 configuration error (see\n"
-		"wqrtd(8)).\n");
+		"cannot be opened, 74 a change failed, 77 not root, 78 configuration\n"
+		"error (see wqrtd(8)).\n");
 }
 
 static int parse_opts(int argc, char **argv, struct opts *o)
@@ -126,6 +126,16 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 	if (optind < argc) {
 		fprintf(stderr, "wqrtd: unexpected argument '%s'\n",
 			argv[optind]);
+		usage(stderr);
+		return EX_USAGE;
+	}
+	/* one of them at most: each is a different run (wqrtd(8)) */
+	if (o->check + o->dry_run + o->once > 1) {
+		fprintf(stderr,
+			"wqrtd: --check, --dry-run and --once are exclusive; given:%s%s%s\n",
+			o->check ? " --check" : "",
+			o->dry_run ? " --dry-run" : "",
+			o->once ? " --once" : "");
 		usage(stderr);
 		return EX_USAGE;
 	}
@@ -467,6 +477,17 @@ int main(int argc, char **argv)
 	r = parse_opts(argc, argv, &c.o);
 	if (r)
 		return r;
+	/*
+	 * Changing workqueues and kworkers needs root; as a user every write
+	 * would fail with EACCES, and be reported as something else. A fake
+	 * root (--root) is the user's own; --check and --dry-run only read.
+	 */
+	if (!c.o.check && !c.o.dry_run && !strcmp(c.o.root, "/") &&
+	    geteuid() != 0) {
+		fprintf(stderr,
+			"wqrtd: needs root to change workqueue attributes and kworker policies (run it as root, or as the service: systemctl start wqrtd); --check and --dry-run work as a user\n");
+		return EX_NOPERM;
+	}
 	log_setup(c.o.foreground || c.o.check || c.o.dry_run || c.o.once ||
 				  getenv("NOTIFY_SOCKET") ?
 			  LOG_TARGET_AUTO :

@@ -1,7 +1,8 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-only
 # The first steps of a board user with wqrtd and wqrtctl (issue 33):
-# check-kernel on a kernel without the series. A fake root, TAP output.
+# check-kernel on a kernel without the series, the commands that need root
+# run as a user, option combinations. A fake root, TAP output.
 # Usage: cli-board.sh BUILDDIR
 B=${1:?usage: cli-board.sh BUILDDIR}
 . "$(dirname "$0")/../../selftests/lib/ktap.sh"
@@ -39,7 +40,7 @@ echo 950000 > "$T/proc/sys/kernel/sched_rt_runtime_us"
 echo 6.12.117-amd64 > "$T/proc/sys/kernel/osrelease"
 
 ktap_print_header
-ktap_set_plan 7
+ktap_set_plan 19
 
 # --- check-kernel on Debian's own kernel: no series, no PREEMPT_RT ---
 printf 'CONFIG_SYSFS=y\n# CONFIG_PREEMPT_RT is not set\nCONFIG_CONNECTOR=y\nCONFIG_PROC_EVENTS=y\n' \
@@ -66,5 +67,46 @@ printf '# CONFIG_SYSFS is not set\n' > "$T/boot/config-6.12.117-amd64"
 ktap_test_result "check-kernel without CONFIG_SYSFS: 69, wqrtd cannot work there" \
 	sh -c "[ $? -eq 69 ] && grep -q 'wqrtd cannot work on this kernel' '$T/kc'"
 rm "$T/boot/config-6.12.117-amd64"
+
+# --- as a user: what needs root says so ---
+as_user() { setpriv --reuid=65534 --regid=65534 --clear-groups "$@"; }
+out=$(as_user "$B/wqrtctl" restore 2>&1)
+rc=$?
+echo "# wqrtctl restore as uid 65534: $out (exit $rc)"
+ktap_test_result "wqrtctl restore as a user: exit 77 (EX_NOPERM), not 'nothing to restore'" \
+	sh -c "[ $rc -eq 77 ] && ! echo '$out' | grep -q 'nothing to restore'"
+ktap_test_result "...saying that it needs root" \
+	sh -c "echo '$out' | grep -q 'needs root'"
+printf '[wq:writeback]\nnice = 0\n' > "$T/user.conf"
+out=$(as_user "$B/wqrtd" --once -c "$T/user.conf" 2>&1)
+rc=$?
+echo "# wqrtd --once as uid 65534: $out (exit $rc)"
+ktap_test_result "wqrtd --once as a user: exit 77 (EX_NOPERM) saying it needs root" \
+	sh -c "[ $rc -eq 77 ] && echo '$out' | grep -q 'needs root'"
+ktap_test_result "...not 'read-only attribute'" \
+	sh -c "! echo '$out' | grep -q 'read-only'"
+out=$(as_user "$B/wqrtd" --check -c "$T/user.conf" 2>&1)
+ktap_test_result "wqrtd --check as a user still works" [ $? -eq 0 ]
+
+# --- option combinations ---
+out=$("$B/wqrtd" --once --check -c "$T/user.conf" --root "$T" 2>&1)
+rc=$?
+ktap_test_result "wqrtd --once --check: refused, 64, naming both" \
+	sh -c "[ $rc -eq 64 ] && echo '$out' | grep -q -- '--check' && echo '$out' | grep -q -- '--once'"
+"$B/wqrtd" --dry-run --once -c "$T/user.conf" --root "$T" > /dev/null 2>&1
+ktap_test_result "wqrtd --dry-run --once: refused, 64" [ $? -eq 64 ]
+out=$("$B/wqrtctl" check --config "$T/user.conf" 2>&1)
+ktap_test_result "wqrtctl check --config FILE is -c FILE" \
+	sh -c "[ $? -eq 0 ] && echo '$out' | grep -qF '$T/user.conf: ok'"
+"$B/wqrtctl" check --config > /dev/null 2>&1
+ktap_test_result "wqrtctl check --config without a file: 64" [ $? -eq 64 ]
+"$B/wqrtctl" check -c "$T/user.conf" "$T/user.conf" > /dev/null 2>&1
+ktap_test_result "wqrtctl check -c FILE FILE: 64" [ $? -eq 64 ]
+ktap_test_result "completion: wqrtctl check --c<TAB> is --config" \
+	[ "$(bash -c '. "$1"; COMP_WORDS=(wqrtctl check --c); COMP_CWORD=2; _wqrtctl; echo "${COMPREPLY[*]}"' \
+		sh "$TOP/conf/bash-completion/wqrtctl")" = --config ]
+M=$TOP/man
+ktap_test_result "wqrtd(8) and wqrtctl(8) document 77 (EX_NOPERM)" \
+	sh -c "grep -q '^\.It 77' '$M/wqrtd.8' && grep -q '^\.It 77' '$M/wqrtctl.8'"
 
 ktap_finished
