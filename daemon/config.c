@@ -2,6 +2,7 @@
 #include "config.h"
 #include "common.h"
 #include "discover.h"
+#include "inventory.h"
 #include "log.h"
 
 #include <ctype.h>
@@ -673,13 +674,7 @@ static void throttle_warning(struct loader *ld)
 	}
 }
 
-static int add_wq_name(const char *name, void *arg)
-{
-	strlist_add(arg, "%s", name);
-	return 0;
-}
-
-static bool rule_matches(const struct rule *r, const char *name)
+bool config_rule_matches(const struct rule *r, const char *name)
 {
 	return r->glob ? !fnmatch(r->pattern, name, FNM_CASEFOLD) :
 			 !strcasecmp(r->pattern, name);
@@ -688,33 +683,12 @@ static bool rule_matches(const struct rule *r, const char *name)
 /*
  * A [wq:] section that matches no workqueue in sysfs now: a typo, a
  * workqueue the kernel keeps out of sysfs, or one whose module is not
- * loaded yet. A warning, not an error: the module may come later. Where
- * sysfs cannot be listed (a build machine), nothing can be said.
+ * loaded yet; a [kworker:] section that matches no kworker. Warnings, not
+ * errors: the module may come later. inventory.c says which it is.
  */
 static void unmatched_warning(struct loader *ld)
 {
-	struct strlist names = { 0 };
-	size_t i, j;
-
-	if (for_each_workqueue(ld->root, add_wq_name, &names)) {
-		strlist_free(&names);
-		return;
-	}
-	for (i = 0; i < ld->c->nrules; i++) {
-		const struct rule *r = &ld->c->rules[i];
-
-		if (r->kind != RULE_WQ)
-			continue;
-		for (j = 0; j < names.n && !rule_matches(r, names.v[j]); j++)
-			;
-		if (j == names.n)
-			strlist_add(
-				&ld->c->warnings,
-				"%s:%d: [%s]: matches no workqueue in " WQ_SYSFS_DIR
-				" now (not loaded yet, or out of reach: see wqrtctl list --all)",
-				r->file, r->line, r->section);
-	}
-	strlist_free(&names);
+	inventory_warn_unmatched(ld->root, ld->c, &ld->c->warnings);
 }
 
 /* iniparser's line buffer: longer lines are an error it reports badly */

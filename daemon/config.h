@@ -69,6 +69,8 @@ struct config *config_empty(const char *path);
 void config_free(struct config *c);
 
 bool pattern_is_glob(const char *p);
+/* Whether the rule's pattern names this workqueue or kworker */
+bool config_rule_matches(const struct rule *r, const char *name);
 const struct rule *config_match_wq(const struct config *c, const char *name);
 const struct rule *config_match_kworker(const struct config *c,
 					const char *comm);

@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0-only
 # The first steps of a board user with wqrtd and wqrtctl (issue 33):
 # check-kernel on a kernel without the series, the commands that need root
-# run as a user, option combinations. A fake root, TAP output.
+# run as a user, option combinations, the warnings for sections that match
+# nothing. A fake root, TAP output.
 # Usage: cli-board.sh BUILDDIR
 B=${1:?usage: cli-board.sh BUILDDIR}
 . "$(dirname "$0")/../../selftests/lib/ktap.sh"
@@ -11,9 +12,6 @@ T=$(mktemp -d /tmp/wqrt-cli-board.XXXXXX)
 trap 'rm -rf "$T"' EXIT
 # the user of the tests as a user: T readable, its files not writable
 chmod 0755 "$T"
-VENDOR=$T/usr/lib/wqrt/conf.d
-export WQRT_VENDOR_DIR="$VENDOR"
-mkdir -p "$VENDOR"
 
 WQ=$T/sys/devices/virtual/workqueue
 # wq_6_12 NAME: a workqueue as 6.12 shows it, without the series
@@ -40,7 +38,7 @@ echo 950000 > "$T/proc/sys/kernel/sched_rt_runtime_us"
 echo 6.12.117-amd64 > "$T/proc/sys/kernel/osrelease"
 
 ktap_print_header
-ktap_set_plan 19
+ktap_set_plan 26
 
 # --- check-kernel on Debian's own kernel: no series, no PREEMPT_RT ---
 printf 'CONFIG_SYSFS=y\n# CONFIG_PREEMPT_RT is not set\nCONFIG_CONNECTOR=y\nCONFIG_PROC_EVENTS=y\n' \
@@ -108,5 +106,45 @@ ktap_test_result "completion: wqrtctl check --c<TAB> is --config" \
 M=$TOP/man
 ktap_test_result "wqrtd(8) and wqrtctl(8) document 77 (EX_NOPERM)" \
 	sh -c "grep -q '^\.It 77' '$M/wqrtd.8' && grep -q '^\.It 77' '$M/wqrtctl.8'"
+
+# --- sections that match nothing: why ---
+cat > "$T/nomatch.conf" <<'CONF'
+[wq:events]
+nice = -5
+
+[wq:netns]
+nice = -5
+
+[wq:writback]
+nice = -5
+
+[wq:writeback]
+nice = -5
+
+[kworker:kwroker/u*]
+policy = fifo
+rtprio = 5
+
+[kworker:kworker/u*]
+policy = fifo
+rtprio = 5
+CONF
+"$B/wqrtd" --check -c "$T/nomatch.conf" --root "$T" > "$T/nomatch.out" 2>&1
+rc=$?
+sed 's/^/# /' "$T/nomatch.out"
+# warned SECTION TEXT: the warning about SECTION says TEXT
+warned() { grep -F "[$1]: matches no" "$T/nomatch.out" | grep -qF -- "$2"; }
+ktap_test_result "sections matching nothing are warnings, not errors" [ $rc -eq 0 ]
+ktap_test_result "[wq:events]: is per-cpu" warned wq:events "events is per-cpu"
+ktap_test_result "[wq:netns]: needs workqueue.sysfs=netns" \
+	warned wq:netns "needs workqueue.sysfs=netns"
+ktap_test_result "[wq:writback]: did you mean \`writeback\`" \
+	warned wq:writback "did you mean \`writeback\`"
+ktap_test_result "[wq:writeback], which matches, has no warning" \
+	sh -c "! grep -qF '[wq:writeback]' '$T/nomatch.out'"
+ktap_test_result "[kworker:kwroker/u*]: matches no kworker, a warning" \
+	grep -qF 'nomatch.conf:13: [kworker:kwroker/u*]: matches no kworker' "$T/nomatch.out"
+ktap_test_result "[kworker:kworker/u*], which matches, has no warning" \
+	sh -c "! grep -qF '[kworker:kworker/u*]' '$T/nomatch.out'"
 
 ktap_finished
