@@ -38,7 +38,7 @@ echo 950000 > "$T/proc/sys/kernel/sched_rt_runtime_us"
 echo 6.12.117-amd64 > "$T/proc/sys/kernel/osrelease"
 
 ktap_print_header
-ktap_set_plan 26
+ktap_set_plan 29
 
 # --- check-kernel on Debian's own kernel: no series, no PREEMPT_RT ---
 printf 'CONFIG_SYSFS=y\n# CONFIG_PREEMPT_RT is not set\nCONFIG_CONNECTOR=y\nCONFIG_PROC_EVENTS=y\n' \
@@ -147,4 +147,18 @@ ktap_test_result "[kworker:kwroker/u*]: matches no kworker, a warning" \
 ktap_test_result "[kworker:kworker/u*], which matches, has no warning" \
 	sh -c "! grep -qF '[kworker:kworker/u*]' '$T/nomatch.out'"
 
+# --- wqrt.conf(5): its example, as it renders ---
+M=$TOP/man
+mandoc -Tutf8 -O width=1000 "$M/wqrt.conf.5" 2>/dev/null | col -b > "$T/conf5.txt"
+ktap_test_result "wqrt.conf(5): the nvme rescuer's names are quoted one by one" \
+	grep -qF "(‘kworker/R-nvme-’ for ‘nvme-wq’ and ‘nvme-reset-wq’)" "$T/conf5.txt"
+# the example (the last literal block) is a valid file, and the text
+# above it speaks of the workqueue it profiles
+sed -n '/^\.Sh EXAMPLES/,/^\.Ed/p' "$M/wqrt.conf.5" | sed '1,2d;$d' > "$T/example.conf"
+ex_wq=$(sed -n 's/^\[wq:\(ttyS[^]]*\)\]$/\1/p' "$T/example.conf")
+ktap_test_result "wqrt.conf(5): the example is a valid configuration" \
+	"$B/wqrtd" --check -c "$T/example.conf" --root "$T"
+ktap_test_result "wqrt.conf(5): the text names the example's workqueue ($ex_wq), no other" \
+	sh -c "[ -n '$ex_wq' ] && grep -qF 'the workers of the pools of ‘$ex_wq’' '$T/conf5.txt' &&
+	       ! grep -q 'tty_flip.s' '$T/conf5.txt'"
 ktap_finished
