@@ -28,6 +28,14 @@
 #endif
 
 #define WQRT_DEFAULT_CONF "/etc/wqrt.conf"
+/*
+ * Profiles a package ships, read with every configuration and overridden
+ * by a drop-in of the same name (wqrt.conf(5)); the Makefile sets it from
+ * PREFIX
+ */
+#ifndef WQRT_VENDOR_DIR
+#define WQRT_VENDOR_DIR "/usr/lib/wqrt/conf.d"
+#endif
 /* The service's RuntimeDirectory=wqrtd: originals, and what it holds */
 #define WQRT_RUN_DIR "/run/wqrtd"
 

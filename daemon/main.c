@@ -495,10 +495,13 @@ int main(int argc, char **argv)
 	if (config_load_report(c.o.conf, c.o.root, &cfg, "nothing changed"))
 		return EX_CONFIG;
 	if (c.o.check) {
+		char dirs[2 * WQRT_PATH_MAX + 8];
+
 		printf("%s: ok", c.o.conf);
 		if (cfg->nsources > 1)
-			printf(" (with %zu drop-in(s) from %s.d)",
-			       cfg->nsources - 1, c.o.conf);
+			printf(" (with %zu drop-in(s) from %s)",
+			       cfg->nsources - 1,
+			       config_dropin_dirs(cfg, dirs, sizeof(dirs)));
 		printf("\n");
 		config_free(cfg);
 		return 0;

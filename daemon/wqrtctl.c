@@ -138,6 +138,7 @@ static int cmd_check(int argc, char **argv)
 		{ "config", required_argument, NULL, 'c' },
 		{ 0 },
 	};
+	char dirs[2 * WQRT_PATH_MAX + 8];
 	const char *path = NULL;
 	struct config *cfg;
 	int c;
@@ -164,8 +165,8 @@ static int cmd_check(int argc, char **argv)
 	printf("%s: ok (%zu rule(s), %zu profile(s)", path, cfg->nrules,
 	       cfg->nprofiles);
 	if (cfg->nsources > 1)
-		printf(", with %zu drop-in(s) from %s.d", cfg->nsources - 1,
-		       path);
+		printf(", with %zu drop-in(s) from %s", cfg->nsources - 1,
+		       config_dropin_dirs(cfg, dirs, sizeof(dirs)));
 	printf(")\n");
 	config_free(cfg);
 	return 0;
@@ -359,8 +360,17 @@ static int cmd_status(int argc, char **argv)
 	if (rep.style == REPORT_TABLE)
 		status_daemon_line(&v);
 	if (!v.daemon && !v.preview) {
-		/* the copy of what the daemon parsed: drift against that */
-		if (config_load_report(v.rs.snapshot, o.root, &cfg, NULL)) {
+		/*
+		 * The copy of what the daemon parsed: drift against that. The
+		 * vendor's drop-ins it read are in the copy; those there now
+		 * may not be what it holds.
+		 */
+		const char *vendor = config_vendor_dir();
+
+		config_use_vendor_dir(NULL);
+		err = config_load_report(v.rs.snapshot, o.root, &cfg, NULL);
+		config_use_vendor_dir(vendor);
+		if (err) {
 			log_err("%s: the copy of what wqrtd holds cannot be read",
 				v.rs.snapshot);
 			runstate_free(&v.rs);

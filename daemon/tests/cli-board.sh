@@ -3,7 +3,7 @@
 # The first steps of a board user with wqrtd and wqrtctl (issue 33):
 # check-kernel on a kernel without the series, the commands that need root
 # run as a user, option combinations, the warnings for sections that match
-# nothing. A fake root, TAP output.
+# nothing, and the vendor profile directory. A fake root, TAP output.
 # Usage: cli-board.sh BUILDDIR
 B=${1:?usage: cli-board.sh BUILDDIR}
 . "$(dirname "$0")/../../selftests/lib/ktap.sh"
@@ -12,6 +12,9 @@ T=$(mktemp -d /tmp/wqrt-cli-board.XXXXXX)
 trap 'rm -rf "$T"' EXIT
 # the user of the tests as a user: T readable, its files not writable
 chmod 0755 "$T"
+VENDOR=$T/usr/lib/wqrt/conf.d
+export WQRT_VENDOR_DIR="$VENDOR"
+mkdir -p "$VENDOR"
 
 WQ=$T/sys/devices/virtual/workqueue
 # wq_6_12 NAME: a workqueue as 6.12 shows it, without the series
@@ -38,7 +41,7 @@ echo 950000 > "$T/proc/sys/kernel/sched_rt_runtime_us"
 echo 6.12.117-amd64 > "$T/proc/sys/kernel/osrelease"
 
 ktap_print_header
-ktap_set_plan 29
+ktap_set_plan 36
 
 # --- check-kernel on Debian's own kernel: no series, no PREEMPT_RT ---
 printf 'CONFIG_SYSFS=y\n# CONFIG_PREEMPT_RT is not set\nCONFIG_CONNECTOR=y\nCONFIG_PROC_EVENTS=y\n' \
@@ -147,6 +150,51 @@ ktap_test_result "[kworker:kwroker/u*]: matches no kworker, a warning" \
 ktap_test_result "[kworker:kworker/u*], which matches, has no warning" \
 	sh -c "! grep -qF '[kworker:kworker/u*]' '$T/nomatch.out'"
 
+# --- the vendor profile directory ---
+printf '[wq:writeback]\nnice = -1\n' > "$T/main.conf"
+printf '[profile:uart]\npolicy = fifo\nrtprio = 20\n' > "$VENDOR/50-uart.conf"
+printf '[wq:ttyS-serial_8250]\nprofile = uart\n' > "$VENDOR/60-board.conf"
+out=$("$B/wqrtctl" check -c "$T/main.conf" 2>&1)
+ktap_test_result "the vendor directory's drop-ins are read: a profile of one used by another" \
+	sh -c "[ $? -eq 0 ] && echo '$out' | grep -qF '2 drop-in(s)'"
+mkdir -p "$T/main.conf.d"
+printf '[wq:ttyS-serial_8250]\nprofile = uart\nrtprio = 30\n' > "$T/main.conf.d/60-board.conf"
+"$B/wqrtd" --dry-run -c "$T/main.conf" --root "$T" > "$T/plan" 2>&1
+ktap_test_result "a drop-in of the same name in FILE.d replaces the vendor's" \
+	sh -c "grep -q 'rtprio = 30' '$T/plan' && ! grep -q 'rtprio = 20' '$T/plan'"
+rm "$T/main.conf.d/60-board.conf"
+printf '[wq:ttyS-serial_8250]\nnice = 3\n' > "$T/main.conf.d/55-early.conf"
+out=$("$B/wqrtd" --check -c "$T/main.conf" 2>&1)
+ktap_test_result "lexical order over both directories: FILE.d's 55 before the vendor's 60" \
+	sh -c "echo '$out' | grep -qF '$VENDOR/60-board.conf:1: [wq:ttys-serial_8250]: the section is already in $T/main.conf.d/55-early.conf:1'"
+rm "$T/main.conf.d/55-early.conf"
+ln -s /dev/null "$T/main.conf.d/60-board.conf"
+out=$("$B/wqrtctl" check -c "$T/main.conf" 2>&1)
+ktap_test_result "a link to /dev/null in FILE.d masks the vendor's file of that name" \
+	sh -c "[ $? -eq 0 ] && echo '$out' | grep -qF '1 drop-in(s)'"
+chmod 0777 "$VENDOR"
+"$B/wqrtctl" check -c "$T/main.conf" > "$T/out" 2>&1
+ktap_test_result "a vendor directory others can write is refused (78)" \
+	sh -c "[ $? -eq 78 ] && grep -qF '$VENDOR: group or others can write it' '$T/out'"
+chmod 0755 "$VENDOR"
+
+# --- the seed profiles the package ships, all commented out ---
+rm -f "$VENDOR"/*.conf "$T/main.conf.d"/*
+cp "$TOP"/conf/conf.d/*.conf "$VENDOR/"
+out=$("$B/wqrtctl" check -c "$T/main.conf" 2>&1)
+ktap_test_result "the seed profiles (conf/conf.d) are valid and change nothing as shipped" \
+	sh -c "[ $? -eq 0 ] && echo '$out' | grep -qF '(1 rule(s), 0 profile(s), with $(ls "$TOP"/conf/conf.d/*.conf | wc -l) drop-in(s)'"
+# each seed, uncommented, is a valid configuration
+seeds_valid() {
+	ls "$TOP"/conf/conf.d/*.conf > /dev/null || return 1
+	for f in "$TOP"/conf/conf.d/*.conf; do
+		sed 's/^;\(\[\|[a-z_]* = \)/\1/' "$f" > "$VENDOR/$(basename "$f")"
+		"$B/wqrtd" --check -c "$T/main.conf" --root "$T" > "$T/out" 2>&1 ||
+			{ cat "$T/out"; return 1; }
+		rm "$VENDOR/$(basename "$f")"
+	done
+}
+ktap_test_result "each seed profile, uncommented, is valid" seeds_valid
 # --- wqrt.conf(5): its example, as it renders ---
 M=$TOP/man
 mandoc -Tutf8 -O width=1000 "$M/wqrt.conf.5" 2>/dev/null | col -b > "$T/conf5.txt"
