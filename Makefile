@@ -44,8 +44,9 @@ help:
 	@echo "  make bench         benchmarks: dispatch latency under load, enqueue throughput, flush rates, IMU over UART, wqrtd's reaction time (build/bench/)"
 	@echo "  make install       install wqrtd, wqrtctl, the unit, man pages (DESTDIR, PREFIX)"
 	@echo "  make uninstall     remove what make install installed (same DESTDIR, PREFIX)"
-	@echo "  make deb           the Debian packages wqrtd and wqrt-selftests in build/deb/"
-	@echo "                     (DEB_HOST_ARCH=arm64: cross-built into build/deb-arm64/)"
+	@echo "  make deb           the Debian packages wqrtd, wqrt-selftests and wqrt-selftests-dkms"
+	@echo "                     in build/deb/ (DEB_HOST_ARCH=arm64: cross-built into build/deb-arm64/;"
+	@echo "                     DEB_BUILD_PROFILES=pkg.wqrt.noselftests: wqrtd alone, no kernel source)"
 	@echo "  make fuzz          libFuzzer on wqrtd's parsers, FUZZ_SECONDS (600) per target"
 
 all: daemon kernel selftests
