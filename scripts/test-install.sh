@@ -90,7 +90,8 @@ make --no-print-directory -C "$top" install BUILD="$tmp/build-nopc" DESTDIR="$tm
 	PKG_CONFIG="$tmp/nopc/pkg-config" >"$tmp/install-nopc.log" 2>&1
 ktap_test_result "without the libraries, make install names the packages, zlib1g-dev too" \
 	eval '! [ -e "$tmp/nopc-root/usr/local/sbin/wqrtd" ] &&
-		grep -q "apt-get install pkg-config libsystemd-dev libnl-3-dev libiniparser-dev zlib1g-dev" "$tmp/install-nopc.log"'
+		grep "apt-get install pkg-config libsystemd-dev libnl-3-dev libiniparser-dev" "$tmp/install-nopc.log" |
+			grep -q " zlib1g-dev"'
 
 d2=$tmp/local
 make --no-print-directory -C "$top" install BUILD="$tmp/build" DESTDIR="$d2" \

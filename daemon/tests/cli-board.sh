@@ -96,9 +96,9 @@ ktap_test_result "wqrtd --once --check: refused, 64, naming both" \
 	sh -c "[ $rc -eq 64 ] && echo '$out' | grep -q -- '--check' && echo '$out' | grep -q -- '--once'"
 "$B/wqrtd" --dry-run --once -c "$T/user.conf" --root "$T" > /dev/null 2>&1
 ktap_test_result "wqrtd --dry-run --once: refused, 64" [ $? -eq 64 ]
-out=$("$B/wqrtctl" check --config "$T/user.conf" 2>&1)
+"$B/wqrtctl" check --config "$T/user.conf" > "$T/out" 2>&1
 ktap_test_result "wqrtctl check --config FILE is -c FILE" \
-	sh -c "[ $? -eq 0 ] && echo '$out' | grep -qF '$T/user.conf: ok'"
+	sh -c "[ $? -eq 0 ] && grep -qF '$T/user.conf: ok' '$T/out'"
 "$B/wqrtctl" check --config > /dev/null 2>&1
 ktap_test_result "wqrtctl check --config without a file: 64" [ $? -eq 64 ]
 "$B/wqrtctl" check -c "$T/user.conf" "$T/user.conf" > /dev/null 2>&1
@@ -154,9 +154,9 @@ ktap_test_result "[kworker:kworker/u*], which matches, has no warning" \
 printf '[wq:writeback]\nnice = -1\n' > "$T/main.conf"
 printf '[profile:uart]\npolicy = fifo\nrtprio = 20\n' > "$VENDOR/50-uart.conf"
 printf '[wq:ttyS-serial_8250]\nprofile = uart\n' > "$VENDOR/60-board.conf"
-out=$("$B/wqrtctl" check -c "$T/main.conf" 2>&1)
+"$B/wqrtctl" check -c "$T/main.conf" > "$T/out" 2>&1
 ktap_test_result "the vendor directory's drop-ins are read: a profile of one used by another" \
-	sh -c "[ $? -eq 0 ] && echo '$out' | grep -qF '2 drop-in(s)'"
+	sh -c "[ $? -eq 0 ] && grep -qF '2 drop-in(s)' '$T/out'"
 mkdir -p "$T/main.conf.d"
 printf '[wq:ttyS-serial_8250]\nprofile = uart\nrtprio = 30\n' > "$T/main.conf.d/60-board.conf"
 "$B/wqrtd" --dry-run -c "$T/main.conf" --root "$T" > "$T/plan" 2>&1
@@ -169,9 +169,9 @@ ktap_test_result "lexical order over both directories: FILE.d's 55 before the ve
 	sh -c "echo '$out' | grep -qF '$VENDOR/60-board.conf:1: [wq:ttys-serial_8250]: the section is already in $T/main.conf.d/55-early.conf:1'"
 rm "$T/main.conf.d/55-early.conf"
 ln -s /dev/null "$T/main.conf.d/60-board.conf"
-out=$("$B/wqrtctl" check -c "$T/main.conf" 2>&1)
+"$B/wqrtctl" check -c "$T/main.conf" > "$T/out" 2>&1
 ktap_test_result "a link to /dev/null in FILE.d masks the vendor's file of that name" \
-	sh -c "[ $? -eq 0 ] && echo '$out' | grep -qF '1 drop-in(s)'"
+	sh -c "[ $? -eq 0 ] && grep -qF '1 drop-in(s)' '$T/out'"
 chmod 0777 "$VENDOR"
 "$B/wqrtctl" check -c "$T/main.conf" > "$T/out" 2>&1
 ktap_test_result "a vendor directory others can write is refused (78)" \
@@ -181,9 +181,9 @@ chmod 0755 "$VENDOR"
 # --- the seed profiles the package ships, all commented out ---
 rm -f "$VENDOR"/*.conf "$T/main.conf.d"/*
 cp "$TOP"/conf/conf.d/*.conf "$VENDOR/"
-out=$("$B/wqrtctl" check -c "$T/main.conf" 2>&1)
+"$B/wqrtctl" check -c "$T/main.conf" > "$T/out" 2>&1
 ktap_test_result "the seed profiles (conf/conf.d) are valid and change nothing as shipped" \
-	sh -c "[ $? -eq 0 ] && echo '$out' | grep -qF '(1 rule(s), 0 profile(s), with $(ls "$TOP"/conf/conf.d/*.conf | wc -l) drop-in(s)'"
+	sh -c "[ $? -eq 0 ] && grep -qF '(1 rule(s), 0 profile(s), with $(ls "$TOP"/conf/conf.d/*.conf | wc -l) drop-in(s)' '$T/out'"
 # each seed, uncommented, is a valid configuration
 seeds_valid() {
 	ls "$TOP"/conf/conf.d/*.conf > /dev/null || return 1
