@@ -20,6 +20,7 @@
  *                      runtime directory made
  *   EX_IOERR 74        a change could not be written or read back
  *   EX_TEMPFAIL 75     restore while wqrtd runs: stop it first
+ *   EX_NOPERM 77       wqrtd (but --check, --dry-run), restore: not root
  *   EX_CONFIG 78       the configuration has errors
  * The man pages list them; keep the three in agreement.
  */
@@ -30,6 +31,14 @@
 #endif
 
 #define WQRT_DEFAULT_CONF "/etc/wqrt.conf"
+/*
+ * Profiles a package ships, read with every configuration and overridden
+ * by a drop-in of the same name (wqrt.conf(5)); the Makefile sets it from
+ * PREFIX
+ */
+#ifndef WQRT_VENDOR_DIR
+#define WQRT_VENDOR_DIR "/usr/lib/wqrt/conf.d"
+#endif
 /* The service's RuntimeDirectory=wqrtd: originals, and what it holds */
 #define WQRT_RUN_DIR "/run/wqrtd"
 

@@ -3,6 +3,7 @@
 #include "common.h"
 #include "discover.h"
 #include "htab.h"
+#include "inventory.h"
 #include "log.h"
 
 #include <ctype.h>
@@ -18,6 +19,7 @@
 #include <fcntl.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <unistd.h>
 
 /*
@@ -756,13 +758,7 @@ static void throttle_warning(struct loader *ld)
 	}
 }
 
-static int add_wq_name(const char *name, void *arg)
-{
-	strlist_add(arg, "%s", name);
-	return 0;
-}
-
-static bool rule_matches(const struct rule *r, const char *name)
+bool config_rule_matches(const struct rule *r, const char *name)
 {
 	return r->glob ? !fnmatch(r->pattern, name, FNM_CASEFOLD) :
 			 !strcasecmp(r->pattern, name);
@@ -771,33 +767,12 @@ static bool rule_matches(const struct rule *r, const char *name)
 /*
  * A [wq:] section that matches no workqueue in sysfs now: a typo, a
  * workqueue the kernel keeps out of sysfs, or one whose module is not
- * loaded yet. A warning, not an error: the module may come later. Where
- * sysfs cannot be listed (a build machine), nothing can be said.
+ * loaded yet; a [kworker:] section that matches no kworker. Warnings, not
+ * errors: the module may come later. inventory.c says which it is.
  */
 static void unmatched_warning(struct loader *ld)
 {
-	struct strlist names = { 0 };
-	size_t i, j;
-
-	if (for_each_workqueue(ld->root, add_wq_name, &names)) {
-		strlist_free(&names);
-		return;
-	}
-	for (i = 0; i < ld->c->nrules; i++) {
-		const struct rule *r = &ld->c->rules[i];
-
-		if (r->kind != RULE_WQ)
-			continue;
-		for (j = 0; j < names.n && !rule_matches(r, names.v[j]); j++)
-			;
-		if (j == names.n)
-			strlist_add(
-				&ld->c->warnings,
-				"%s:%d: [%s]: matches no workqueue in " WQ_SYSFS_DIR
-				" now (not loaded yet, or out of reach: see wqrtctl list --all)",
-				r->file, r->line, r->section);
-	}
-	strlist_free(&names);
+	inventory_warn_unmatched(ld->root, ld->c, &ld->c->warnings);
 }
 
 /* iniparser's line buffer: longer lines are an error it reports badly */
@@ -1154,73 +1129,174 @@ static int conf_name_filter(const struct dirent *de)
 	       !strcmp(de->d_name + len - 5, ".conf");
 }
 
+/* The vendor directory: unset (the default), or what was asked for */
+static bool vendor_dir_set;
+static const char *vendor_dir_asked;
+
+void config_use_vendor_dir(const char *dir)
+{
+	vendor_dir_set = true;
+	vendor_dir_asked = dir;
+}
+
+const char *config_vendor_dir(void)
+{
+	const char *env;
+
+	if (vendor_dir_set)
+		return vendor_dir_asked;
+	env = secure_getenv("WQRT_VENDOR_DIR");
+	return env && *env ? env : WQRT_VENDOR_DIR;
+}
+
+/* A drop-in: its name, and the directory it is read from */
+struct dropin {
+	char *name;
+	const char *dir;
+	bool masked; /* a link to /dev/null: hides the vendor's, read never */
+};
+
 /*
- * The files of the configuration: path, then PATH.d/ *.conf in the byte
- * order of their names (as systemd and sysctl.d order drop-ins). A
- * missing directory is no error; one that others can write is, as for
- * the files. The count, or -1 (errors added).
+ * An administrator's drop-in that masks the vendor's file of its name, as
+ * systemd's do: a link to /dev/null (or /dev/null itself, bind-mounted).
+ */
+static bool is_mask(const char *dir, const char *name)
+{
+	char path[WQRT_PATH_MAX * 2], target[16];
+	struct stat st;
+	ssize_t n;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	n = readlink(path, target, sizeof(target) - 1);
+	if (n == 9 && !memcmp(target, "/dev/null", 9))
+		return true;
+	return !stat(path, &st) && S_ISCHR(st.st_mode) &&
+	       st.st_rdev == makedev(1, 3);
+}
+
+/*
+ * Add the *.conf of dir to v (n of them), a name already there (from a
+ * directory that wins) skipped. A missing directory is no error; one that
+ * others can write is, as for the files. 0, or -1 (errors added).
+ */
+static int scan_dropins(const char *dir, bool masks, struct dropin **v,
+			size_t *n, struct strlist *errors)
+{
+	struct dirent **names = NULL;
+	struct dropin *grown;
+	struct stat st;
+	int i, m, err = 0;
+	size_t j;
+
+	if (stat(dir, &st)) {
+		if (errno == ENOENT)
+			return 0;
+		strlist_add(errors, "%s: %s", dir, strerror(errno));
+		return -1;
+	}
+	if (!S_ISDIR(st.st_mode)) {
+		strlist_add(errors, "%s: not a directory; refusing it", dir);
+		return -1;
+	}
+	if (st.st_uid != 0 && st.st_uid != geteuid()) {
+		strlist_add(errors,
+			    "%s: owned by uid %u, not root; refusing it (chown root %s)",
+			    dir, (unsigned int)st.st_uid, dir);
+		return -1;
+	}
+	if (st.st_mode & (S_IWGRP | S_IWOTH)) {
+		strlist_add(errors,
+			    "%s: group or others can write it (mode %04o); refusing it (chmod go-w %s)",
+			    dir, (unsigned int)(st.st_mode & 07777), dir);
+		return -1;
+	}
+	m = scandir(dir, &names, conf_name_filter, conf_name_cmp);
+	if (m < 0) {
+		strlist_add(errors, "%s: %s", dir, strerror(errno));
+		return -1;
+	}
+	for (i = 0; i < m; i++) {
+		for (j = 0; j < *n && strcmp((*v)[j].name, names[i]->d_name);
+		     j++)
+			;
+		if (j < *n || err)
+			continue;
+		grown = realloc(*v, (*n + 1) * sizeof(**v));
+		if (!grown || !(grown[*n].name = strdup(names[i]->d_name))) {
+			if (grown)
+				*v = grown;
+			strlist_add(errors, "%s: out of memory", dir);
+			err = -1;
+			continue;
+		}
+		*v = grown;
+		grown[*n].dir = dir;
+		grown[*n].masked = masks && is_mask(dir, names[i]->d_name);
+		(*n)++;
+	}
+	for (i = 0; i < m; i++)
+		free(names[i]);
+	free(names);
+	return err;
+}
+
+static int dropin_cmp(const void *a, const void *b)
+{
+	return strcmp(((const struct dropin *)a)->name,
+		      ((const struct dropin *)b)->name);
+}
+
+/*
+ * The files of the configuration: path, then the drop-ins of PATH.d/ and
+ * of the vendor directory (config_vendor_dir()) together, in the byte
+ * order of their names, as systemd and sysctl.d order drop-ins: a name in
+ * both is read from PATH.d only, and a link to /dev/null there hides the
+ * vendor's file. The count, or -1 (errors added).
  */
 static int list_files(const char *path, struct conf_file **files,
 		      struct strlist *errors)
 {
-	struct dirent **names = NULL;
+	const char *vendor = config_vendor_dir();
+	struct dropin *d = NULL;
 	char dir[WQRT_PATH_MAX];
 	struct conf_file *v;
-	struct stat st;
-	int i, n = 0;
+	size_t nd = 0, i, n = 0;
+	int err;
 
 	*files = NULL;
 	if (snprintf(dir, sizeof(dir), "%s.d", path) >= (int)sizeof(dir)) {
 		strlist_add(errors, "%s: name too long", path);
 		return -1;
 	}
-	if (stat(dir, &st)) {
-		if (errno != ENOENT) {
-			strlist_add(errors, "%s: %s", dir, strerror(errno));
-			return -1;
-		}
-	} else if (!S_ISDIR(st.st_mode)) {
-		strlist_add(errors, "%s: not a directory; refusing it", dir);
-		return -1;
-	} else if (st.st_uid != 0 && st.st_uid != geteuid()) {
-		strlist_add(errors,
-			    "%s: owned by uid %u, not root; refusing it (chown root %s)",
-			    dir, (unsigned int)st.st_uid, dir);
-		return -1;
-	} else if (st.st_mode & (S_IWGRP | S_IWOTH)) {
-		strlist_add(errors,
-			    "%s: group or others can write it (mode %04o); refusing it (chmod go-w %s)",
-			    dir, (unsigned int)(st.st_mode & 07777), dir);
-		return -1;
-	} else {
-		n = scandir(dir, &names, conf_name_filter, conf_name_cmp);
-		if (n < 0) {
-			strlist_add(errors, "%s: %s", dir, strerror(errno));
-			return -1;
-		}
-	}
-	v = calloc(n + 1, sizeof(*v));
+	err = scan_dropins(dir, true, &d, &nd, errors);
+	if (!err && vendor && strcmp(vendor, dir))
+		err = scan_dropins(vendor, false, &d, &nd, errors);
+	if (nd)
+		qsort(d, nd, sizeof(*d), dropin_cmp);
+	v = err ? NULL : calloc(nd + 1, sizeof(*v));
 	if (v)
-		v[0].path = strdup(path);
-	for (i = 0; i < n; i++) {
-		if (v && asprintf(&v[i + 1].path, "%s/%s", dir,
-				  names[i]->d_name) < 0)
-			v[i + 1].path = NULL;
-		free(names[i]);
+		v[n++].path = strdup(path);
+	for (i = 0; i < nd; i++) {
+		if (v && !d[i].masked &&
+		    asprintf(&v[n++].path, "%s/%s", d[i].dir, d[i].name) < 0)
+			v[n - 1].path = NULL;
+		free(d[i].name);
 	}
-	free(names);
-	for (i = 0; v && i <= n; i++)
+	free(d);
+	if (err)
+		return -1;
+	for (i = 0; v && i < n; i++)
 		if (!v[i].path)
 			break;
-	if (!v || i <= n) {
+	if (!v || i < n) {
 		strlist_add(errors, "%s: out of memory", path);
-		while (v && n >= 0)
-			free(v[n--].path);
+		while (v && n > 0)
+			free(v[--n].path);
 		free(v);
 		return -1;
 	}
 	*files = v;
-	return n + 1;
+	return n;
 }
 
 static void free_files(struct conf_file *files, int n)
@@ -1417,6 +1493,32 @@ static const struct rule *match(const struct config *c, enum rule_kind kind,
 			return r;
 	}
 	return NULL;
+}
+
+const char *config_dropin_dirs(const struct config *c, char *buf, size_t size)
+{
+	size_t i, j, len = 0;
+
+	buf[0] = '\0';
+	for (i = 1; i < c->nsources; i++) {
+		const char *p = c->sources[i].path, *slash = strrchr(p, '/');
+		size_t dlen = slash ? (size_t)(slash - p) : 0;
+
+		/* said already, with an earlier drop-in of that directory */
+		for (j = 1; j < i; j++) {
+			const char *q = c->sources[j].path;
+			const char *qslash = strrchr(q, '/');
+
+			if (qslash && (size_t)(qslash - q) == dlen &&
+			    !strncmp(p, q, dlen))
+				break;
+		}
+		if (j < i)
+			continue;
+		len += snprintf(buf + len, len < size ? size - len : 0,
+				"%s%.*s", len ? " and " : "", (int)dlen, p);
+	}
+	return buf;
 }
 
 const struct rule *config_match_wq(const struct config *c, const char *name)

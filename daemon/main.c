@@ -71,8 +71,8 @@ static void usage(FILE *f)
 		"      --version      print the version\n\n"
 		"Exit status: 0 ok, 64 usage, 65 the originals file cannot be used,\n"
 		"71 system error, 73 the --timing file or the runtime directory cannot\n"
-		"be made, 74 a change failed, 75 another wqrtd runs, 78 configuration\n"
-		"error (see wqrtd(8)).\n");
+		"be made, 74 a change failed, 75 another wqrtd runs, 77 not root,\n"
+		"78 configuration error (see wqrtd(8)).\n");
 }
 
 static int parse_opts(int argc, char **argv, struct opts *o)
@@ -132,6 +132,16 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 	if (optind < argc) {
 		fprintf(stderr, "wqrtd: unexpected argument '%s'\n",
 			argv[optind]);
+		usage(stderr);
+		return EX_USAGE;
+	}
+	/* one of them at most: each is a different run (wqrtd(8)) */
+	if (o->check + o->dry_run + o->once > 1) {
+		fprintf(stderr,
+			"wqrtd: --check, --dry-run and --once are exclusive; given:%s%s%s\n",
+			o->check ? " --check" : "",
+			o->dry_run ? " --dry-run" : "",
+			o->once ? " --once" : "");
 		usage(stderr);
 		return EX_USAGE;
 	}
@@ -647,6 +657,17 @@ int main(int argc, char **argv)
 	r = parse_opts(argc, argv, &c.o);
 	if (r)
 		return r;
+	/*
+	 * Changing workqueues and kworkers needs root; as a user every write
+	 * would fail with EACCES, and be reported as something else. A fake
+	 * root (--root) is the user's own; --check and --dry-run only read.
+	 */
+	if (!c.o.check && !c.o.dry_run && !strcmp(c.o.root, "/") &&
+	    geteuid() != 0) {
+		fprintf(stderr,
+			"wqrtd: needs root to change workqueue attributes and kworker policies (run it as root, or as the service: systemctl start wqrtd); --check and --dry-run work as a user\n");
+		return EX_NOPERM;
+	}
 	log_setup(c.o.foreground || c.o.check || c.o.dry_run || c.o.once ||
 				  getenv("NOTIFY_SOCKET") ?
 			  LOG_TARGET_AUTO :
@@ -654,10 +675,13 @@ int main(int argc, char **argv)
 	if (config_load_report(c.o.conf, c.o.root, &cfg, "nothing changed"))
 		return EX_CONFIG;
 	if (c.o.check) {
+		char dirs[2 * WQRT_PATH_MAX + 8];
+
 		printf("%s: ok", c.o.conf);
 		if (cfg->nsources > 1)
-			printf(" (with %zu drop-in(s) from %s.d)",
-			       cfg->nsources - 1, c.o.conf);
+			printf(" (with %zu drop-in(s) from %s)",
+			       cfg->nsources - 1,
+			       config_dropin_dirs(cfg, dirs, sizeof(dirs)));
 		printf("\n");
 		config_free(cfg);
 		return 0;

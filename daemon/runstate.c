@@ -305,12 +305,43 @@ static bool same_content(const char *path, const struct config_source *src)
 	return same;
 }
 
+/*
+ * The files of pattern that rs does not hold, in changed. shadow: the main
+ * file whose CONFIG.d has the say on a name (a vendor drop-in that one of
+ * the same name replaced, or a link to /dev/null hides, is not new).
+ */
+static void added_since(const struct runstate *rs, const char *pattern,
+			const char *shadow, struct strlist *changed)
+{
+	char mine[WQRT_PATH_MAX * 2];
+	struct stat st;
+	size_t i, j;
+	glob_t g;
+
+	if (glob(pattern, 0, NULL, &g))
+		return;
+	for (j = 0; j < g.gl_pathc; j++) {
+		if (shadow) {
+			snprintf(mine, sizeof(mine), "%s.d/%s", shadow,
+				 base_name(g.gl_pathv[j]));
+			if (!lstat(mine, &st))
+				continue;
+		}
+		for (i = 1; i < rs->nfiles; i++)
+			if (!strcmp(rs->files[i], g.gl_pathv[j]))
+				break;
+		if (i == rs->nfiles || rs->nfiles == 0)
+			strlist_add(changed, "%s", g.gl_pathv[j]);
+	}
+	globfree(&g);
+}
+
 bool runstate_changed(const struct runstate *rs, const struct config *held,
 		      struct strlist *changed)
 {
+	const char *vendor = config_vendor_dir();
 	char pattern[WQRT_PATH_MAX + 16];
-	size_t before = changed->n, i, j;
-	glob_t g;
+	size_t before = changed->n, i;
 
 	for (i = 0; i < rs->nfiles; i++) {
 		/* the copy holds the same files in the same order */
@@ -318,17 +349,12 @@ bool runstate_changed(const struct runstate *rs, const struct config *held,
 		    !same_content(rs->files[i], &held->sources[i]))
 			strlist_add(changed, "%s", rs->files[i]);
 	}
-	/* a drop-in added since */
+	/* a drop-in added since, of CONFIG.d or of the vendor directory */
 	snprintf(pattern, sizeof(pattern), "%s.d/*.conf", rs->config);
-	if (!glob(pattern, 0, NULL, &g)) {
-		for (j = 0; j < g.gl_pathc; j++) {
-			for (i = 1; i < rs->nfiles; i++)
-				if (!strcmp(rs->files[i], g.gl_pathv[j]))
-					break;
-			if (i == rs->nfiles || rs->nfiles == 0)
-				strlist_add(changed, "%s", g.gl_pathv[j]);
-		}
-		globfree(&g);
+	added_since(rs, pattern, NULL, changed);
+	if (vendor) {
+		snprintf(pattern, sizeof(pattern), "%s/*.conf", vendor);
+		added_since(rs, pattern, rs->config, changed);
 	}
 	return changed->n != before;
 }

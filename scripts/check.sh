@@ -175,6 +175,15 @@ f=$(grep -cE '^not ok ' "$log")
 [ "$rc" = 0 ] || [ "$f" -gt 0 ] || f=1
 record board-config "$p" "$f"
 
+stage "board kernel: make board-kernel up to the package build, amd64 and arm64"
+log=$results/board-kernel.log
+selftests/vm/test-board-kernel.sh 2>&1 | tee "$log"
+rc=${PIPESTATUS[0]}
+p=$(grep -cE '^ok ' "$log")
+f=$(grep -cE '^not ok ' "$log")
+[ "$rc" = 0 ] || [ "$f" -gt 0 ] || f=1
+record board-kernel "$p" "$f"
+
 stage "e2e: the user's day with systemd as PID 1 on the test kernel"
 rm -f build/vm/test-e2e/tap.log.result
 "${make_q[@]}" e2e KERNEL=test
