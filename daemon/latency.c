@@ -143,6 +143,19 @@ void lat_sel_free(struct lat_sel *sel)
 	sel->naddrs = 0;
 }
 
+/* " || function == 0x..." for each address, after len bytes of buf */
+static size_t filter_addrs(const struct lat_sel *sel, char *buf, size_t size,
+			   size_t len)
+{
+	size_t i;
+
+	for (i = 0; i < sel->naddrs; i++)
+		len += snprintf(buf + len, len < size ? size - len : 0,
+				"%sfunction == 0x%" PRIx64, len ? " || " : "",
+				sel->addrs[i]);
+	return len;
+}
+
 void lat_filter(const struct lat_sel *sel, char *buf, size_t size)
 {
 	size_t i, len = 0;
@@ -153,10 +166,7 @@ void lat_filter(const struct lat_sel *sel, char *buf, size_t size)
 				"%sworkqueue %s \"%s\"", len ? " || " : "",
 				pattern_is_glob(sel->wqs.v[i]) ? "~" : "==",
 				sel->wqs.v[i]);
-	for (i = 0; i < sel->naddrs; i++)
-		len += snprintf(buf + len, len < size ? size - len : 0,
-				"%sfunction == 0x%" PRIx64, len ? " || " : "",
-				sel->addrs[i]);
+	filter_addrs(sel, buf, size, len);
 }
 
 void lat_result_free(struct lat_result *r)
@@ -317,6 +327,69 @@ int lat_fold(const char *prefix, const char *lat_text, const char *run_text,
 	return err;
 }
 
+struct starts_arg {
+	struct lat_result *r;
+};
+
+static void fold_start(const struct hist_entry *e, void *arg)
+{
+	struct lat_result *r = ((struct starts_arg *)arg)->r;
+	struct lat_row *row = NULL;
+	size_t i;
+
+	for (i = 0; i < r->n; i++) {
+		if (strcmp(r->rows[i].func, e->key[0]))
+			continue;
+		if (row)
+			return; /* on two workqueues: whose the rest is, unknown */
+		row = &r->rows[i];
+	}
+	if (row && e->hitcount > row->count) {
+		row->unmatched = e->hitcount - row->count;
+		row->count = e->hitcount;
+	}
+}
+
+/*
+ * Each start is matched with the last queueing of its work, and a cross-
+ * event variable is read once: a work queued again between
+ * process_one_work() clearing its pending bit and its start event gives
+ * that start the newer queueing, and the start that follows finds none and
+ * is not in the latencies (the flip work under a stream, some per cent of
+ * its starts). The starts are counted on their own, by function, and the
+ * difference goes to the row as unmatched.
+ */
+int lat_fold_starts(const char *prefix, const char *start_text,
+		    struct lat_result *r, char *why, size_t size)
+{
+	const char *keys[1] = { "function" };
+	struct starts_arg a = { .r = r };
+	char name[128];
+	const char *part;
+	size_t len;
+	char *copy;
+	int n;
+
+	snprintf(name, sizeof(name), "%sstarts", prefix);
+	part = start_text ? trace_hist_named(start_text, name, &len) : NULL;
+	if (!part) {
+		snprintf(why, size, "histogram %s: not in its hist file",
+			 name);
+		return -EINVAL;
+	}
+	copy = strndup(part, len);
+	if (!copy)
+		return -ENOMEM;
+	n = hist_parse(copy, keys, 1, NULL, 0, fold_start, &a, NULL, why,
+		       size);
+	free(copy);
+	if (n < 0)
+		return n;
+	if (r->n)
+		qsort(r->rows, r->n, sizeof(*r->rows), row_cmp);
+	return 0;
+}
+
 /* The tier's filter on field: "if lat >= 1000 && lat < 10000" */
 static void tier_filter(char *buf, size_t size, const char *field, int i)
 {
@@ -420,6 +493,17 @@ int lat_start(struct lat_meas *m, const struct lat_sel *sel, char *why,
 		err = trace_trigger(&m->s, "workqueue", "workqueue_execute_end",
 				    t, why, size);
 	}
+	/* the starts on their own, for the exact count (lat_fold_starts()) */
+	if (!err && sel->by_function) {
+		filter[0] = '\0';
+		filter_addrs(sel, filter, sizeof(filter), 0);
+		snprintf(t, sizeof(t),
+			 "hist:name=%sstarts:keys=function.sym:vals=hitcount:size=%d%s%s",
+			 m->s.synth_prefix, HIST_SIZE, filter[0] ? " if " : "",
+			 filter);
+		err = trace_trigger(&m->s, "workqueue",
+				    "workqueue_execute_start", t, why, size);
+	}
 	if (err)
 		trace_close(&m->s);
 	return err;
@@ -436,6 +520,13 @@ int lat_read(struct lat_meas *m, const struct lat_sel *sel,
 	err = lat_fold(m->s.synth_prefix, lat, run, sel, r, why, size);
 	free(lat);
 	free(run);
+	if (!err && sel->by_function) {
+		char *starts = trace_hist(&m->s, "workqueue",
+					  "workqueue_execute_start");
+
+		err = lat_fold_starts(m->s.synth_prefix, starts, r, why, size);
+		free(starts);
+	}
 	return err;
 }
 
@@ -459,6 +550,7 @@ void lat_print_table(FILE *f, const struct lat_result *r,
 		     const struct lat_sel *sel, bool histograms)
 {
 	int width = sel->by_function ? 44 : 24;
+	uint64_t unmatched = 0;
 	char over[64];
 	size_t i;
 
@@ -501,6 +593,13 @@ void lat_print_table(FILE *f, const struct lat_result *r,
 			"\n%" PRIu64
 			" work item(s) not in the percentiles: a histogram was full (name fewer workqueues)\n",
 			r->dropped);
+	for (i = 0; i < r->n; i++)
+		unmatched += r->rows[i].unmatched;
+	if (unmatched)
+		fprintf(f,
+			"\n%" PRIu64
+			" start(s) counted but not in the percentiles: no queueing of theirs to match (queued before the start, or again as they started: wqrtctl(8))\n",
+			unmatched);
 	if (!histograms)
 		return;
 	for (i = 0; i < r->n; i++) {
@@ -542,9 +641,11 @@ void lat_print_json_row(FILE *f, const struct lat_row *row,
 	json_u64_or_null(f, any, lat_quantile(&row->lat, 0.999));
 	fprintf(f, ", \"max_us\": ");
 	json_u64_or_null(f, any, lat_max(&row->lat));
-	fprintf(f, ", \"mean_us\": ");
-	if (row->count)
-		fprintf(f, "%.1f", (double)row->sum_us / row->count);
+	fprintf(f, ", \"unmatched\": %" PRIu64 ", \"mean_us\": ",
+		row->unmatched);
+	if (row->count > row->unmatched)
+		fprintf(f, "%.1f",
+			(double)row->sum_us / (row->count - row->unmatched));
 	else
 		fputs("null", f);
 	fprintf(f, ", \"over_deadline\": ");

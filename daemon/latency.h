@@ -69,6 +69,12 @@ struct lat_row {
 	char wq[WQ_NAME_MAX];
 	char func[HIST_STR_MAX]; /* "" when grouped by workqueue */
 	uint64_t count; /* from the total: exact even if a tier dropped */
+	/*
+	 * of count, the starts no queueing matched (queued before the
+	 * measurement, or the requeue race of lat_fold_starts()): in count,
+	 * not in the latencies
+	 */
+	uint64_t unmatched;
 	uint64_t sum_us; /* of the latencies: the mean */
 	uint64_t over; /* later than the deadline */
 	struct lat_dist lat, run;
@@ -91,6 +97,14 @@ void lat_result_free(struct lat_result *r);
 int lat_fold(const char *prefix, const char *lat_text, const char *run_text,
 	     const struct lat_sel *sel, struct lat_result *r, char *why,
 	     size_t size);
+
+/*
+ * By function: the starts of each function counted on their own
+ * (start_text, workqueue_execute_start's hist file) make the count of the
+ * function's row exact where one row has the function. 0 or -EINVAL.
+ */
+int lat_fold_starts(const char *prefix, const char *start_text,
+		    struct lat_result *r, char *why, size_t size);
 
 /* The live measurement */
 struct lat_meas {

@@ -250,6 +250,62 @@ static void test_negative_difference(void **state)
 	free(run);
 }
 
+/*
+ * The starts counted on their own: a row whose function is on one
+ * workqueue gets the starts no queueing matched; one on two gets nothing
+ * it cannot attribute; the JSON mean is over the matched starts only.
+ */
+static void test_fold_starts(void **state)
+{
+	struct lat_sel sel = { .by_function = true };
+	struct lat_result r = { 0 };
+	char *lat = lat_text(), *run = run_text(), *starts = NULL, *out = NULL;
+	size_t len = 0, olen = 0;
+	char why[512];
+	FILE *f = open_memstream(&starts, &len);
+
+	(void)state;
+	section(f, "wqrtctl_7_whatever", "work");
+	fprintf(f, "{ work: ffff888003c4a000 } hitcount:        999\n");
+	section(f, "wqrtctl_7_starts", "function.sym");
+	fprintf(f, "{ function: [ffffffff8149f6a0] flush_to_ldisc                                } hitcount:        105\n");
+	fprintf(f, "{ function: [ffffffff81111110] vmstat_update                                 } hitcount:          4\n");
+	fprintf(f, "{ function: [ffffffff81111330] never_matched                                 } hitcount:          9\n");
+	fclose(f);
+	assert_int_equal(lat_fold("wqrtctl_7_", lat, run, &sel, &r, why,
+				  sizeof(why)),
+			 0);
+	assert_int_equal(lat_fold_starts("wqrtctl_7_", starts, &r, why,
+					 sizeof(why)),
+			 0);
+	assert_int_equal(r.n, 3);
+	assert_string_equal(r.rows[0].func, "flush_to_ldisc");
+	assert_int_equal(r.rows[0].count, 105);
+	assert_int_equal(r.rows[0].unmatched, 5);
+	/* the latencies are the matched starts' */
+	assert_int_equal(r.rows[0].lat.count, 100);
+	/* as many starts as matched: nothing unmatched */
+	assert_string_equal(r.rows[1].func, "vmstat_update");
+	assert_int_equal(r.rows[1].count, 4);
+	assert_int_equal(r.rows[1].unmatched, 0);
+	f = open_memstream(&out, &olen);
+	lat_print_json(f, &r, &sel);
+	fclose(f);
+	/* 6549 us over the 100 matched starts */
+	assert_non_null(strstr(out, "\"count\": 105, "));
+	assert_non_null(strstr(out, "\"unmatched\": 5, \"mean_us\": 65.5,"));
+	free(out);
+	/* no starts histogram: said by name */
+	assert_int_equal(lat_fold_starts("wqrtctl_8_", starts, &r, why,
+					 sizeof(why)),
+			 -EINVAL);
+	assert_non_null(strstr(why, "wqrtctl_8_starts"));
+	lat_result_free(&r);
+	free(lat);
+	free(run);
+	free(starts);
+}
+
 static void test_json(void **state)
 {
 	struct lat_sel sel = { .has_deadline = true, .deadline_us = 1000 };
@@ -270,7 +326,7 @@ static void test_json(void **state)
 	assert_non_null(strstr(out, "{\"schema\": 1, \"seconds\": 5.0, \"by\": \"workqueue\", \"deadline_us\": 1000, \"dropped\": 2, \"rows\": ["));
 	assert_non_null(strstr(
 		out,
-		"{\"workqueue\": \"ttyS-serial\", \"count\": 100, \"p50_us\": 10, \"p99_us\": 999, \"p99_9_us\": 4560, \"max_us\": 4560, \"mean_us\": 65.5, \"over_deadline\": 1, \"run_p50_us\": 3, \"run_p99_us\": 3, \"run_max_us\": 3, \"histogram\": [[0, 1, 0], [2, 3, 0], [4, 7, 0], [8, 15, 98]"));
+		"{\"workqueue\": \"ttyS-serial\", \"count\": 100, \"p50_us\": 10, \"p99_us\": 999, \"p99_9_us\": 4560, \"max_us\": 4560, \"unmatched\": 0, \"mean_us\": 65.5, \"over_deadline\": 1, \"run_p50_us\": 3, \"run_p99_us\": 3, \"run_max_us\": 3, \"histogram\": [[0, 1, 0], [2, 3, 0], [4, 7, 0], [8, 15, 98]"));
 	/* no function member when grouped by workqueue */
 	assert_null(strstr(out, "\"function\""));
 	free(out);
@@ -385,6 +441,7 @@ int main(void)
 						setup, teardown),
 		cmocka_unit_test(test_fold_rows),
 		cmocka_unit_test(test_negative_difference),
+		cmocka_unit_test(test_fold_starts),
 		cmocka_unit_test(test_json),
 		cmocka_unit_test_setup_teardown(
 			test_trace_check_names_missing_options, setup,
