@@ -60,7 +60,7 @@ mapfile -t entries < <(awk '
 		flush()
 		what = $2
 		sub(/^\/sys\/devices\/virtual\/workqueue\/<[^>]*>\//, "", what)
-		if (what == $2 || what ~ /\//)
+		if (what == $2 || what == "" || what ~ /\//)
 			what = "-"
 		next
 	}
