@@ -397,6 +397,63 @@ TEST_F_TIMEOUT(nie, reserve_counts_pools_of_cpumask, 120)
 	ASSERT_EQ(0, wq_set(WQ, "cpumask", wq_snap_get(&self->orig, "cpumask")));
 }
 
+/* possible CPUs, from /sys/devices/system/cpu/possible ("0-63") */
+static int possible_cpus(void)
+{
+	char buf[256], *p = buf;
+	int n = 0, a, b, used;
+
+	if (wqrt_read(CPU_DIR "/possible", buf, sizeof(buf)) < 0)
+		return -1;
+	while (*p) {
+		if (sscanf(p, "%d-%d%n", &a, &b, &used) == 2)
+			n += b - a + 1;
+		else if (sscanf(p, "%d%n", &a, &used) == 1)
+			n++;
+		else
+			return -1;
+		p += used;
+		if (*p == ',')
+			p++;
+	}
+	return n;
+}
+
+/*
+ * The same on a machine with many possible CPUs (make vm-many-cpus boots
+ * 64 possible, 2 online): the per-CPU scope has a pod per possible CPU,
+ * but a workqueue bound to CPUs 0 and 1 has three pools (two pods and the
+ * default pool), which share the cap; the other 62 pods never get a pool
+ * of their own until their CPUs intersect the cpumask. Counted over the 64
+ * pods, even nr_idle_extra 2 would be refused.
+ */
+TEST_F_TIMEOUT(nie, reserve_counts_pools_on_many_cpus, 120)
+{
+	int ret, pools, n = possible_cpus();
+
+	if (n < 8)
+		SKIP(return, "%d possible CPUs: needs many (make vm-many-cpus)", n);
+	ASSERT_EQ(0, wq_set(WQ, "nr_idle_extra", "0"));
+	ASSERT_EQ(0, wq_set(WQ, "affinity_scope", "cpu"));
+	ASSERT_EQ(0, wq_set(WQ, "cpumask", "3"));
+	pools = nr_pools(WQ);
+	TH_LOG("%d possible CPUs, cpumask 3, affinity_scope cpu: %d pools", n,
+	       pools);
+	EXPECT_EQ(3, pools);
+	ret = wq_set_int(WQ, "nr_idle_extra", 64 / 3);
+	EXPECT_EQ(0, ret) {
+		TH_LOG("nr_idle_extra %d over 3 pools: %s", 64 / 3,
+		       strerror(-ret));
+	}
+	if (!ret) {
+		EXPECT_LE(64 / 3 + 1, wait_filled(WQ, 64 / 3 + 1, 60));
+		EXPECT_GE(64 + 3, wq_workers(WQ));
+	}
+	EXPECT_EQ(-ERANGE, wq_set_int(WQ, "nr_idle_extra", 64 / 3 + 1));
+	ASSERT_EQ(0, wq_set(WQ, "nr_idle_extra", "0"));
+	ASSERT_EQ(0, wq_set(WQ, "cpumask", wq_snap_get(&self->orig, "cpumask")));
+}
+
 /*
  * Worker creation stalls (kthreadd stuck, emulated) while the manager
  * fills a reserve of 64; then the pool is released. Destroying it waits
