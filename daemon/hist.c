@@ -39,11 +39,17 @@ static int parse_key(struct hist_entry *e, size_t i, const char *s, size_t len)
 	e->num[i] = 0;
 	e->width[i] = 1;
 	if (v[0] == '~') {
-		/* .buckets=N: "~ LOW-HIGH" */
-		if (sscanf(v, "~ %llu-%llu", &lo, &hi) != 2 || hi < lo)
+		/*
+		 * .buckets=N: "~ LOW-HIGH". The kernel computes HIGH as
+		 * LOW + N - 1 in u64: the last bucket below 2^64 (a negative
+		 * difference stored in a u64 field) prints HIGH wrapped
+		 * past zero. The width is right in u64 arithmetic either way.
+		 */
+		if (sscanf(v, "~ %llu-%llu", &lo, &hi) != 2 ||
+		    (hi < lo && lo < 1ULL << 63))
 			return -EINVAL;
 		e->num[i] = lo;
-		e->width[i] = hi - lo + 1;
+		e->width[i] = (uint64_t)(hi - lo + 1);
 		snprintf(e->key[i], HIST_STR_MAX, "%llu", lo);
 		return 0;
 	}

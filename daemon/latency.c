@@ -193,6 +193,9 @@ static struct lat_row *row_for(struct lat_result *r, const char *wq,
 	return rows;
 }
 
+/* From here up a u64 latency is a negative difference (see fold_entry()) */
+#define LAT_NEGATIVE (UINT64_C(1) << 63)
+
 enum fold_what { FOLD_LAT, FOLD_RUN, FOLD_TOTAL, FOLD_OVER };
 
 struct fold_arg {
@@ -210,6 +213,19 @@ static void fold_entry(const struct hist_entry *e, void *arg)
 
 	if (!row)
 		return;
+	/*
+	 * lat = execute_start - queue_work of the same work: when the work
+	 * is queued again on another CPU after the start event took its
+	 * timestamp but before its trigger ran, the match takes the newer
+	 * queueing and the u64 difference is negative. That start came with
+	 * no wait to measure: count it as 0 us.
+	 */
+	if ((a->what == FOLD_LAT || a->what == FOLD_RUN) &&
+	    e->num[2] >= LAT_NEGATIVE) {
+		lat_add(a->what == FOLD_LAT ? &row->lat : &row->run, 0, 1,
+			e->hitcount);
+		return;
+	}
 	switch (a->what) {
 	case FOLD_LAT:
 		lat_add(&row->lat, e->num[2], e->width[2], e->hitcount);
@@ -375,8 +391,10 @@ int lat_start(struct lat_meas *m, const struct lat_sel *sel, char *why,
 	}
 	if (!err && sel->has_deadline) {
 		snprintf(t, sizeof(t),
-			 "hist:name=%sover:keys=wq,function.sym:vals=hitcount:size=%d if lat > %" PRIu64,
-			 m->s.synth_prefix, HIST_SIZE, sel->deadline_us);
+			 "hist:name=%sover:keys=wq,function.sym:vals=hitcount:size=%d if lat > %" PRIu64
+			 " && lat < %" PRIu64,
+			 m->s.synth_prefix, HIST_SIZE, sel->deadline_us,
+			 LAT_NEGATIVE);
 		err = trace_trigger(&m->s, "synthetic", m->lat_ev, t, why,
 				    size);
 	}

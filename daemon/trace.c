@@ -285,9 +285,19 @@ const char *trace_hist_named(const char *text, const char *name, size_t *len)
 	char want[128];
 	const char *p, *end;
 
-	/* a named histogram prints as hist:NAME:keys=... */
-	snprintf(want, sizeof(want), "# trigger info: hist:%s:keys=", name);
+	/*
+	 * A named histogram prints its name as written: 6.12 keeps the
+	 * "name=" of the trigger (hist:name=NAME:keys=...); take the bare
+	 * form too (hist:NAME:keys=...), should a kernel print it so.
+	 */
+	snprintf(want, sizeof(want), "# trigger info: hist:name=%s:keys=",
+		 name);
 	p = strstr(text, want);
+	if (!p) {
+		snprintf(want, sizeof(want), "# trigger info: hist:%s:keys=",
+			 name);
+		p = strstr(text, want);
+	}
 	if (!p)
 		return NULL;
 	/* up to the next histogram's header */

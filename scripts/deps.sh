@@ -12,8 +12,9 @@ packages=(
 	# compiler and kernel build
 	build-essential flex bison bc libelf-dev libssl-dev cpio kmod
 	xz-utils rsync git python3 dwarves ccache
-	# the kernel source the series applies to
-	linux-source-6.12
+	# the kernel source the series applies to, and Debian's configurations
+	# of it (make board-kernel starts from the RT ones)
+	linux-source-6.12 linux-config-6.12 linux-config-6.12:arm64
 	# the VM
 	qemu-system-x86 busybox-static
 	# wqrtd (libnl-3 alone: it uses no generic netlink)
@@ -31,6 +32,8 @@ packages=(
 	libsystemd-dev:arm64 libnl-3-dev:arm64 libiniparser-dev:arm64
 	libcmocka-dev:arm64 zlib1g-dev:arm64 libtracefs-dev:arm64
 	libtraceevent-dev:arm64
+	# make board-kernel BOARD_ARCH=arm64: the headers package's programs
+	libssl-dev:arm64
 	# man pages, benchmarks, the systemd VM
 	mandoc gnuplot-nox rt-tests rtla debootstrap e2fsprogs
 	clang-14 libclang-rt-14-dev

@@ -97,11 +97,14 @@ static void test_select_rejects_unknown(void **state)
 	lat_sel_free(&sel);
 }
 
-/* A hist file with one named section per trigger, as the kernel prints */
+/*
+ * A hist file with one named section per trigger, as 6.12 prints it: the
+ * name is kept as written, "name=NAME" (parse_assignment()).
+ */
 static void section(FILE *f, const char *name, const char *keys)
 {
 	fprintf(f,
-		"# event histogram\n#\n# trigger info: hist:%s:keys=%s:vals=hitcount:sort=hitcount:size=2048 [active]\n#\n\n",
+		"# event histogram\n#\n# trigger info: hist:name=%s:keys=%s:vals=hitcount:sort=hitcount:size=2048 [active]\n#\n\n",
 		name, keys);
 }
 
@@ -203,6 +206,50 @@ static void test_fold_rows(void **state)
 	free(run);
 }
 
+/*
+ * A work queued again while its start was recorded: the u64 difference is
+ * negative and lands in the top tier, its bucket's end wrapped past zero
+ * (as a TCG guest printed it). Counted, at 0 us; never over the deadline.
+ */
+static void test_negative_difference(void **state)
+{
+	struct lat_sel sel = { .has_deadline = true, .deadline_us = 1000 };
+	struct lat_result r = { 0 };
+	char *lat = NULL, *run = run_text();
+	size_t len = 0;
+	char why[512];
+	FILE *f = open_memstream(&lat, &len);
+	int i;
+
+	(void)state;
+	for (i = 0; i < 4; i++) {
+		char name[32];
+
+		snprintf(name, sizeof(name), "wqrtctl_7_lat%d", i);
+		section(f, name, "wq,function.sym,lat");
+		if (!i)
+			fprintf(f, TTY "lat:         10 } hitcount:         93\n");
+	}
+	section(f, "wqrtctl_7_lat4", "wq,function.sym,lat.buckets=10000");
+	fprintf(f, TTY "lat: ~ 18446744073709550000-8383 } hitcount:          7\n");
+	section(f, "wqrtctl_7_latall", "wq,function.sym");
+	fprintf(f, TTY "} hitcount:        100  lat:        930\n");
+	section(f, "wqrtctl_7_over", "wq,function.sym");
+	fclose(f);
+	assert_int_equal(lat_fold("wqrtctl_7_", lat, run, &sel, &r, why,
+				  sizeof(why)),
+			 0);
+	assert_int_equal(r.n, 1);
+	assert_int_equal(r.rows[0].count, 100);
+	assert_int_equal(r.rows[0].lat.count, 100);
+	assert_int_equal(lat_max(&r.rows[0].lat), 10);
+	assert_int_equal(lat_quantile(&r.rows[0].lat, 0.05), 0);
+	assert_int_equal(r.rows[0].over, 0);
+	lat_result_free(&r);
+	free(lat);
+	free(run);
+}
+
 static void test_json(void **state)
 {
 	struct lat_sel sel = { .has_deadline = true, .deadline_us = 1000 };
@@ -293,6 +340,12 @@ static void test_hist_named(void **state)
 	/* a prefix of another name is not that name */
 	assert_null(trace_hist_named(lat, "wqrtctl_7_lat", &len));
 	free(lat);
+	/* the bare form, hist:NAME:keys= */
+	p = trace_hist_named("# trigger info: hist:wqrtctl_7_run0:keys=wq [active]\n",
+			     "wqrtctl_7_run0", &len);
+	assert_non_null(p);
+	assert_null(trace_hist_named("# trigger info: hist:wqrtctl_7_run0:keys=wq [active]\n",
+				     "wqrtctl_7_run", &len));
 }
 
 static void test_stale_owner(void **state)
@@ -331,6 +384,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_select_rejects_unknown,
 						setup, teardown),
 		cmocka_unit_test(test_fold_rows),
+		cmocka_unit_test(test_negative_difference),
 		cmocka_unit_test(test_json),
 		cmocka_unit_test_setup_teardown(
 			test_trace_check_names_missing_options, setup,

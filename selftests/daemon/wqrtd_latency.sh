@@ -9,7 +9,7 @@
 #    8250's flip workqueue (ttyS-*: its name changes with the series, so
 #    it is found, not given) on the series, events_unbound on plain 6.12;
 #  - latency --json --duration 5 counts as many flush_to_ldisc work items
-#    (within 1 %) as the workqueue_execute_start events this test counts
+#    (less at most 10 %: the requeue race of wqrtctl(8)) as the workqueue_execute_start events this test counts
 #    on its own, in a tracefs instance of its own, over a window that holds
 #    all of the traffic;
 #  - try (alone, then through a running wqrtd) prints the workqueue's p99
@@ -110,7 +110,10 @@ wqrtctl latency --json --duration 5 --deadline 1000 $LAT_ARGS \
 	> "$TMPD/lat.json" 2> "$TMPD/lat.err" &
 LPID=$!
 wait_line "$TMPD/lat.err" measuring
-traffic 1024
+# 8 KiB: some 0.7 s at 115200 baud, inside the 5 s window even on TCG;
+# under the load the flip work coalesces (a few ms a run), which leaves
+# still some 50 executions to count
+traffic 8192
 LOOPRC=$?
 # the traffic must end inside the window
 kill -0 "$LPID" 2>/dev/null
@@ -127,13 +130,18 @@ sed 's/^/#   /' "$TMPD/lat.err" "$TMPD/lat.json"
 ROW=$(grep "\"workqueue\": \"$WQ\", \"function\": \"flush_to_ldisc\"" "$TMPD/lat.json")
 echo "$ROW" > "$TMPD/row"
 COUNT=$(json_num "$TMPD/row" count)
-ktap_print_msg "latency counted ${COUNT:-none}, the test $OWN (trace overrun $OVERRUN); 1024 bytes: uart_loop $LOOPRC, inside the window: $INSIDE"
+ktap_print_msg "latency counted ${COUNT:-none}, the test $OWN (trace overrun $OVERRUN); 8192 bytes: uart_loop $LOOPRC, inside the window: $INSIDE"
 ktap_test_result "latency --json --duration 5: exit 0, schema, a row for $WQ flush_to_ldisc" eval \
 	'[ "$LRC" -eq 0 ] && grep -q "^{\"schema\": 1," "$TMPD/lat.json" && [ -n "$COUNT" ]'
 ktap_test_result "the traffic came back intact, inside the window, the test's trace complete" eval \
-	'[ "$LOOPRC" -eq 0 ] && [ "$INSIDE" -eq 0 ] && [ "$OVERRUN" -eq 0 ] && [ "$OWN" -gt 50 ]'
-ktap_test_result "latency's count is the test's count of flush_to_ldisc executions within 1 %" eval \
-	'[ -n "$COUNT" ] && [ $(((COUNT - OWN) * 100)) -le "$OWN" ] && [ $(((OWN - COUNT) * 100)) -le "$OWN" ]'
+	'[ "$LOOPRC" -eq 0 ] && [ "$INSIDE" -eq 0 ] && [ "$OVERRUN" -eq 0 ] && [ "$OWN" -ge 20 ]'
+# latency matches each start with the last queueing of the same work: a
+# requeue between the work being taken off the list and its start event
+# takes that start and leaves the next one unmatched, uncounted
+# (wqrtctl(8)); the flip work under a stream is requeued as it starts (5
+# of 80 on plain 6.12 once). Never more than the test counts.
+ktap_test_result "latency's count is the test's count of flush_to_ldisc executions, less at most 10 %" eval \
+	'[ -n "$COUNT" ] && [ "$COUNT" -le "$OWN" ] && [ $(((OWN - COUNT) * 100)) -le $((OWN * 10)) ]'
 ktap_test_result "its percentiles are ordered: p50 <= p99 <= max" eval \
 	'[ "$(json_num "$TMPD/row" p50_us)" -le "$(json_num "$TMPD/row" p99_us)" ] &&
 	[ "$(json_num "$TMPD/row" p99_us)" -le "$(json_num "$TMPD/row" max_us)" ]'

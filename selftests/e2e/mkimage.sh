@@ -37,6 +37,18 @@ chroot "$root" sh -c 'dpkg -i /tmp/debs/*.deb' >"$build/e2e/dpkg.log" 2>&1 || {
 rm -rf "$root/tmp/debs"
 [ -f "$root/etc/wqrt.conf" ] || { echo "mkimage: the wqrtd package left no /etc/wqrt.conf" >&2; exit 1; }
 
+# A newer wqrtd package for day.sh's upgrade: the same files, a higher
+# version, as an upgrade brings them (what an upgrade runs is the package's
+# maintainer scripts and unit, the same).
+newer=$build/e2e/deb-newer
+rm -rf "$newer" && mkdir -p "$newer"
+dpkg-deb -R "$debs"/wqrtd_*.deb "$newer/pkg"
+ver=$(sed -n 's/^Version: //p' "$newer/pkg/DEBIAN/control")
+sed -i "s/^Version: .*/Version: $ver+e2e1/" "$newer/pkg/DEBIAN/control"
+dpkg-deb -b "$newer/pkg" "$newer/wqrtd_$ver+e2e1.deb" >/dev/null
+install -D -m 0644 "$newer/wqrtd_$ver+e2e1.deb" "$root/usr/lib/wqrt/e2e/wqrtd-newer.deb"
+rm -rf "$newer"
+
 release=$(modinfo -F vermagic "$selftests/modules/wqrt_test.ko" | cut -d' ' -f1)
 install -D -m 0644 -t "$root/lib/modules/$release/updates/wqrt" "$selftests"/modules/*.ko
 chroot "$root" depmod -a "$release" 2>/dev/null

@@ -25,6 +25,7 @@
 #include <sys/mount.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
+#include <sys/utsname.h>
 #include <sys/types.h>
 #include <time.h>
 #include <unistd.h>
@@ -322,6 +323,14 @@ static inline int wq_fresh_pool(const char *wq, int nice)
 /* ------------------------------------------------------------------ */
 /* the wqrt_test module                                                */
 
+/* The running kernel's release, for messages */
+static inline const char *wqrt_release(void)
+{
+	static struct utsname u;
+
+	return u.release[0] || !uname(&u) ? u.release : "$(uname -r)";
+}
+
 static inline int wqrt_finit_module(const char *path)
 {
 	int fd, ret;
@@ -385,8 +394,8 @@ static inline int wqrt_load_test_module(const char *name, const char *probe,
 			 name, probe);
 	else
 		snprintf(why, len,
-			 "%s module not available (modprobe failed, insmod: %s)",
-			 name, strerror(-ret));
+			 "%s module not available (modprobe failed, insmod: %s): DKMS builds it (wqrt-selftests-dkms) for a kernel whose headers are installed, /lib/modules/%s/build",
+			 name, strerror(-ret), wqrt_release());
 	return -1;
 }
 
@@ -394,22 +403,44 @@ static inline int wqrt_load_test_module(const char *name, const char *probe,
  * main() of every wqrt kselftest. Every test drives module @name, so
  * without it the program exits KSFT_SKIP with the reason (run_kselftest.sh
  * then reports "# SKIP" and why) instead of passing with every test
- * skipped one by one. -h and -l need no module.
+ * skipped one by one; so it does as a user, who can load no module and
+ * write no workqueue attribute, saying so first. @disrupts, when set, says
+ * what the program does to the machine, for whoever runs it on a board
+ * that does real work. -h and -l need no module.
  */
+static inline int wqrt_main(int argc, char **argv, const char *name,
+			    const char *probe, const char *disrupts)
+{
+	char why[256];
+	int i;
+
+	for (i = 1; i < argc; i++)
+		if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "-l"))
+			return test_harness_run(argc, argv);
+	if (geteuid() != 0) {
+		ksft_print_header();
+		ksft_exit_skip("run as root: the wqrt kselftests load test modules, write workqueue attributes and set real-time policies\n");
+	}
+	if (wqrt_load_test_module(name, probe, why, sizeof(why))) {
+		ksft_print_header();
+		ksft_exit_skip("%s\n", why);
+	}
+	if (disrupts)
+		ksft_print_msg("not for a board in production: %s\n", disrupts);
+	return test_harness_run(argc, argv);
+}
+
 #define WQRT_HARNESS_MAIN(name, probe)					\
 	int main(int argc, char **argv)					\
 	{								\
-		char why[256];						\
-		int i;							\
-									\
-		for (i = 1; i < argc; i++)				\
-			if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "-l")) \
-				return test_harness_run(argc, argv);	\
-		if (wqrt_load_test_module(name, probe, why, sizeof(why))) { \
-			ksft_print_header();				\
-			ksft_exit_skip("%s\n", why);			\
-		}							\
-		return test_harness_run(argc, argv);			\
+		return wqrt_main(argc, argv, name, probe, NULL);	\
+	}
+
+/* The same, for a program that takes CPUs offline or starves them */
+#define WQRT_HARNESS_MAIN_DISRUPTIVE(name, probe, disrupts)		\
+	int main(int argc, char **argv)					\
+	{								\
+		return wqrt_main(argc, argv, name, probe, disrupts);	\
 	}
 
 /* The wqrt_test module, which every test but wq_flush drives. */
