@@ -19,7 +19,7 @@ WERROR ?= 1
 
 .PHONY: help all deps kernel kernel-plain kernel-tree kernel-export \
 	checkpatch daemon daemon-test selftests vm-run vm-shell \
-	vm-test check check-vm check-unit demo install clean distclean \
+	vm-test vm-many-cpus check check-vm check-unit demo install clean distclean \
 	kernel-each race-demo flush-mutation e2e fuzz board-kernel
 
 help:
@@ -41,6 +41,7 @@ help:
 	@echo "  make e2e           the user's day in a Debian + systemd VM on the patched kernel"
 	@echo "  make vm-run SCRIPT=path/to/script.sh   run a script in the VM"
 	@echo "  make vm-shell      interactive shell in the VM (Ctrl-a x quits)"
+	@echo "  make vm-many-cpus  the reserve tests on the test kernel with 64 possible CPUs, 2 online"
 	@echo "  make bench         benchmarks: dispatch latency under load, enqueue throughput, flush rates, IMU over UART, wqrtd's reaction time (build/bench/)"
 	@echo "  make install       install wqrtd, wqrtctl, the unit, man pages (DESTDIR, PREFIX)"
 	@echo "  make uninstall     remove what make install installed (same DESTDIR, PREFIX)"
@@ -107,6 +108,13 @@ vm-run: kernel
 
 vm-shell: kernel
 	@$(VM) shell $(KERNEL)
+
+# The test kernel with 64 possible CPUs, 2 online, as on a large machine:
+# QEMU lists the CPUs it could hot-add in the MP table, which 6.12 counts as
+# possible (acpi=off: from ACPI it would not, under TCG). No other kernel.
+vm-many-cpus: kernel
+	@WQRT_VM_SMP=2,maxcpus=64 WQRT_VM_APPEND=acpi=off \
+		$(VM) script $(KERNEL) selftests/vm/many-cpus.sh
 
 # The user's day in a Debian 12 VM with systemd as PID 1 on the test kernel.
 e2e: kernel
