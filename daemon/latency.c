@@ -253,13 +253,16 @@ static void fold_entry(const struct hist_entry *e, void *arg)
 	}
 }
 
-/* One named histogram of text into r */
-static int fold_one(const char *text, const char *name, const char *field,
-		    struct fold_arg *a, char *why, size_t size)
+/*
+ * The named histogram of text, parsed: each entry to cb (hist_parse()).
+ * The entry count, -EINVAL when text has no such histogram (why), or
+ * -ENOMEM.
+ */
+static int parse_named(const char *text, const char *name,
+		       const char *const *keys, size_t nkeys,
+		       const char *const *vals, size_t nvals, hist_entry_cb cb,
+		       void *arg, uint64_t *dropped, char *why, size_t size)
 {
-	const char *keys[3] = { "wq", "function", field };
-	const char *vals[1] = { field };
-	uint64_t dropped = 0;
 	const char *part;
 	size_t len;
 	char *copy;
@@ -274,11 +277,25 @@ static int fold_one(const char *text, const char *name, const char *field,
 	copy = strndup(part, len);
 	if (!copy)
 		return -ENOMEM;
-	n = hist_parse(copy, keys,
-		       a->what == FOLD_LAT || a->what == FOLD_RUN ? 3 : 2,
-		       vals, a->what == FOLD_TOTAL ? 1 : 0, fold_entry, a,
-		       &dropped, why, size);
+	n = hist_parse(copy, keys, nkeys, vals, nvals, cb, arg, dropped, why,
+		       size);
 	free(copy);
+	return n;
+}
+
+/* One named histogram of text into r */
+static int fold_one(const char *text, const char *name, const char *field,
+		    struct fold_arg *a, char *why, size_t size)
+{
+	const char *keys[3] = { "wq", "function", field };
+	const char *vals[1] = { field };
+	uint64_t dropped = 0;
+	int n;
+
+	n = parse_named(text, name, keys,
+			a->what == FOLD_LAT || a->what == FOLD_RUN ? 3 : 2,
+			vals, a->what == FOLD_TOTAL ? 1 : 0, fold_entry, a,
+			&dropped, why, size);
 	a->r->dropped += dropped;
 	return n < 0 ? n : 0;
 }
@@ -365,24 +382,11 @@ int lat_fold_starts(const char *prefix, const char *start_text,
 	const char *keys[1] = { "function" };
 	struct starts_arg a = { .r = r };
 	char name[128];
-	const char *part;
-	size_t len;
-	char *copy;
 	int n;
 
 	snprintf(name, sizeof(name), "%sstarts", prefix);
-	part = start_text ? trace_hist_named(start_text, name, &len) : NULL;
-	if (!part) {
-		snprintf(why, size, "histogram %s: not in its hist file",
-			 name);
-		return -EINVAL;
-	}
-	copy = strndup(part, len);
-	if (!copy)
-		return -ENOMEM;
-	n = hist_parse(copy, keys, 1, NULL, 0, fold_start, &a, NULL, why,
-		       size);
-	free(copy);
+	n = parse_named(start_text, name, keys, 1, NULL, 0, fold_start, &a,
+			NULL, why, size);
 	if (n < 0)
 		return n;
 	if (r->n)
