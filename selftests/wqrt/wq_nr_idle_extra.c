@@ -867,20 +867,10 @@ FIXTURE_TEARDOWN(glob)
 /* kernel log records since @fd that name @wq and nr_idle_extra */
 static int clamp_notes(int fd, const char *wq, char *last, size_t len)
 {
-	char rec[1024];
+	char rec[1024], *text;
 	int n = 0;
 
-	for (;;) {
-		ssize_t r = read(fd, rec, sizeof(rec) - 1);
-		char *text;
-
-		if (r < 0 && errno == EPIPE)
-			continue;
-		if (r <= 0)
-			break;
-		rec[r] = '\0';
-		text = strchr(rec, ';');
-		text = text ? text + 1 : rec;
+	while ((text = wqrt_kmsg_next(fd, rec, sizeof(rec)))) {
 		if (!strstr(text, wq) || !strstr(text, "nr_idle_extra"))
 			continue;
 		n++;

@@ -1162,6 +1162,7 @@ TEST_F_TIMEOUT(rt, busy_pool_dump_names_rt_pool, 120)
 {
 	static char rec[2048], line[2048];
 	int ids[8], n, fd, try, found_pool = 0, found_kicked = 0;
+	char *text;
 	char args[64], out[256], delay[32] = "0";
 
 	if (!wqparam_exists("debug_wake_delay_us"))
@@ -1189,17 +1190,7 @@ TEST_F_TIMEOUT(rt, busy_pool_dump_names_rt_pool, 120)
 			SKIP(return, "show_all_workqueues() is not exported: needs the test kernels' debug knobs (kernel/variants/debug-knobs)");
 		}
 		snprintf(head, sizeof(head), "pool %d:", ids[0]);
-		for (;;) {
-			ssize_t r = read(fd, rec, sizeof(rec) - 1);
-			char *text;
-
-			if (r < 0 && errno == EPIPE)
-				continue;
-			if (r <= 0)
-				break;
-			rec[r] = '\0';
-			text = strchr(rec, ';');
-			text = text ? text + 1 : rec;
+		while ((text = wqrt_kmsg_next(fd, rec, sizeof(rec)))) {
 			text[strcspn(text, "\n")] = '\0';
 			if (strncmp(text, head, strlen(head)))
 				continue;

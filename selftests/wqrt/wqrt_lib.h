@@ -749,6 +749,27 @@ static inline bool cpu_hotpluggable(int cpu)
 /* The kernel log                                                      */
 
 /*
+ * The text of the next record of /dev/kmsg opened on fd (O_NONBLOCK), in
+ * rec: after the "level,seq,time,flags;" prefix. NULL at the end. Records
+ * overwritten before they were read (EPIPE) are passed over.
+ */
+static inline char *wqrt_kmsg_next(int fd, char *rec, size_t size)
+{
+	for (;;) {
+		ssize_t r = read(fd, rec, size - 1);
+		char *text;
+
+		if (r < 0 && errno == EPIPE)
+			continue;
+		if (r <= 0)
+			return NULL;
+		rec[r] = '\0';
+		text = strchr(rec, ';');
+		return text ? text + 1 : rec;
+	}
+}
+
+/*
  * Open /dev/kmsg positioned after the last record, so that
  * kmsg_reports() sees only what the kernel logs from now on.
  */
@@ -774,28 +795,18 @@ static inline int kmsg_reports(int fd, char *out, size_t len)
 		"WARNING:", "BUG:", "possible circular locking",
 		"inconsistent lock state", "INFO: task",
 	};
-	char rec[2048];
+	char rec[2048], *text;
 	size_t used = 0;
 	int found = 0;
 	unsigned int i;
-	ssize_t n;
 
 	if (len)
 		out[0] = '\0';
-	for (;;) {
-		n = read(fd, rec, sizeof(rec) - 1);
-		if (n < 0 && errno == EPIPE)	/* overwritten: read on */
-			continue;
-		if (n <= 0)
-			break;
-		rec[n] = '\0';
+	while ((text = wqrt_kmsg_next(fd, rec, sizeof(rec)))) {
 		for (i = 0; i < sizeof(marks) / sizeof(marks[0]); i++) {
-			const char *text = strchr(rec, ';');
-
-			if (!strstr(rec, marks[i]))
+			if (!strstr(text, marks[i]))
 				continue;
 			found++;
-			text = text ? text + 1 : rec;
 			if (used < len)
 				used += snprintf(out + used, len - used, "%.*s",
 						 (int)strcspn(text, "\n") + 1, text);
