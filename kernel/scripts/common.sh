@@ -159,7 +159,7 @@ flavour_spec() {
 	case "$1" in
 	test-arm64) FL_ARCH=arm64 FL_SERIES=1 FL_VARIANT=debug-knobs
 		FL_FRAGMENTS="$TEST_FRAGMENTS debug-series.config?" ;;
-	test)	FL_SERIES=1 FL_VARIANT=debug-knobs
+	test)	FL_SERIES=1 FL_VARIANT="debug-knobs possible-cpus"
 		FL_FRAGMENTS="$TEST_FRAGMENTS debug-series.config?" ;;
 	plain)	FL_SERIES=0 FL_FRAGMENTS="$TEST_FRAGMENTS" ;;
 	race)	FL_SERIES=1 FL_VARIANT="debug-knobs race"

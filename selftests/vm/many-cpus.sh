@@ -2,9 +2,9 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # Runs inside the VM (make vm-many-cpus): the test kernel booted with many
-# possible CPUs and two online (-smp 2,maxcpus=64 acpi=off: under TCG, 6.12
-# counts QEMU's hot-pluggable CPUs as possible from the MP table, not from
-# ACPI). The reserve of idle workers is counted over the pools a workqueue
+# possible CPUs and two online (-smp 2,maxcpus=64: QEMU's hot-pluggable
+# CPUs are disabled MADT entries, which the test kernel counts as possible,
+# kernel/variants/possible-cpus). The reserve of idle workers is counted over the pools a workqueue
 # really has, not over every pod of its affinity scope.
 
 for lib in "$(dirname "$0")/../lib" /usr/lib/wqrt/lib; do
