@@ -105,37 +105,22 @@ int cmd_latency(int argc, char **argv)
 	struct lat_result r = { 0 };
 	struct lat_meas m;
 	char why[4096];
-	long v;
 	int c, err;
 
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'd':
-			if (parse_seconds(optarg, &duration)) {
-				fprintf(stderr,
-					"wqrtctl: --duration %s: seconds, more than 0 and at most 86400\n",
-					optarg);
+			if (opt_seconds("duration", optarg, &duration))
 				return EX_USAGE;
-			}
 			break;
 		case 'i':
-			if (parse_seconds(optarg, &interval)) {
-				fprintf(stderr,
-					"wqrtctl: --interval %s: seconds, more than 0\n",
-					optarg);
+			if (opt_seconds("interval", optarg, &interval))
 				return EX_USAGE;
-			}
 			break;
 		case 'D':
-			if (parse_long(optarg, 0, 100000000, &v)) {
-				fprintf(stderr,
-					"wqrtctl: --deadline %s: microseconds, 0 to 100000000\n",
-					optarg);
+			if (opt_deadline(optarg, &sel))
 				return EX_USAGE;
-			}
-			sel.has_deadline = true;
-			sel.deadline_us = (uint64_t)v;
 			break;
 		case 'j':
 			json = true;
@@ -413,12 +398,8 @@ int cmd_who(int argc, char **argv)
 	while ((c = getopt_long(argc, argv, "c:", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'd':
-			if (parse_seconds(optarg, &duration)) {
-				fprintf(stderr,
-					"wqrtctl: --duration %s: seconds, more than 0 and at most 86400\n",
-					optarg);
+			if (opt_seconds("duration", optarg, &duration))
 				return EX_USAGE;
-			}
 			break;
 		case 'c':
 			cfg_path = optarg;

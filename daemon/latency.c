@@ -700,3 +700,28 @@ int parse_seconds(const char *s, double *out)
 	*out = v;
 	return 0;
 }
+
+int opt_seconds(const char *opt, const char *arg, double *out)
+{
+	if (!parse_seconds(arg, out))
+		return 0;
+	fprintf(stderr,
+		"wqrtctl: --%s %s: seconds, more than 0 and at most 86400\n",
+		opt, arg);
+	return -EINVAL;
+}
+
+int opt_deadline(const char *arg, struct lat_sel *sel)
+{
+	long v;
+
+	if (parse_long(arg, 0, 100000000, &v)) {
+		fprintf(stderr,
+			"wqrtctl: --deadline %s: microseconds, 0 to 100000000\n",
+			arg);
+		return -EINVAL;
+	}
+	sel->has_deadline = true;
+	sel->deadline_us = (uint64_t)v;
+	return 0;
+}

@@ -135,5 +135,12 @@ void lat_print_json(FILE *f, const struct lat_result *r,
 
 /* wqrtctl latency's and try's argument: seconds, 0 < S <= 86400 */
 int parse_seconds(const char *s, double *out);
+/*
+ * An option's argument for wqrtctl latency, who and try: seconds as
+ * parse_seconds() takes them, a deadline in microseconds (0 to 10^8) into
+ * sel. 0, or -EINVAL after saying on stderr which option was wrong.
+ */
+int opt_seconds(const char *opt, const char *arg, double *out);
+int opt_deadline(const char *arg, struct lat_sel *sel);
 
 #endif

@@ -480,7 +480,6 @@ int cmd_try(int argc, char **argv)
 	bool json = false, stopped = false;
 	double seconds = 5;
 	int ch, i, rc = 0, rc2;
-	long v;
 	size_t len = 0;
 	struct stat st;
 
@@ -489,22 +488,12 @@ int cmd_try(int argc, char **argv)
 	while ((ch = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
 		switch (ch) {
 		case 'f':
-			if (parse_seconds(optarg, &seconds)) {
-				fprintf(stderr,
-					"wqrtctl: --for %s: seconds, more than 0 and at most 86400\n",
-					optarg);
+			if (opt_seconds("for", optarg, &seconds))
 				return EX_USAGE;
-			}
 			break;
 		case 'D':
-			if (parse_long(optarg, 0, 100000000, &v)) {
-				fprintf(stderr,
-					"wqrtctl: --deadline %s: microseconds, 0 to 100000000\n",
-					optarg);
+			if (opt_deadline(optarg, &sel))
 				return EX_USAGE;
-			}
-			sel.has_deadline = true;
-			sel.deadline_us = (uint64_t)v;
 			break;
 		case 'j':
 			json = true;
