@@ -562,6 +562,7 @@ TEST_F_TIMEOUT(nie, refill_wakes_outside_pool_lock, 120)
 	static char out[WQRT_RESULT_MAX];
 	const int N = 3;
 	int ids[4], round, ret;
+	long wakeups = 0;
 	char args[128];
 
 	fresh_twin_pool(_metadata, false);
@@ -582,10 +583,15 @@ TEST_F_TIMEOUT(nie, refill_wakes_outside_pool_lock, 120)
 		ASSERT_EQ(0, ret);
 		TH_LOG("round %d: %s", round, out);
 		EXPECT_EQ(N, kv_long(out, "max_concurrent", -1));
-		/* the probe saw the pool's own wakeups at all */
-		EXPECT_LT(0, kv_long(out, "wakeups", -1));
 		EXPECT_EQ(0, kv_long(out, "under_pool_lock", -1));
+		wakeups += kv_long(out, "wakeups", 0);
 	}
+	/*
+	 * The probe saw the pool's own wakeups at all. Not in every round: a
+	 * reserve that is still full after the burst wakes no one (2, 1 and
+	 * 0 wakeups in three rounds on the test kernel).
+	 */
+	EXPECT_LT(0, wakeups);
 }
 
 /*
