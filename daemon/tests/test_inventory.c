@@ -219,7 +219,10 @@ static void test_list_json(void **state)
 	free(out);
 }
 
-/* Issue 13: a [wq:] section that matches nothing is a warning */
+/*
+ * Issue 13: a [wq:] section that matches nothing is a warning; issue 33:
+ * so is a [kworker:] section
+ */
 static void test_unmatched_section_warns(void **state)
 {
 	struct config *c = load("[wq:ttyS-*]\nnice = 1\n"
@@ -229,7 +232,7 @@ static void test_unmatched_section_warns(void **state)
 	char want[600];
 
 	(void)state;
-	assert_int_equal(c->warnings.n, 2);
+	assert_int_equal(c->warnings.n, 3);
 	snprintf(
 		want, sizeof(want),
 		"%s/wqrt.conf:3: [wq:tty_flip]: matches no workqueue in /sys/devices/virtual/workqueue now (not loaded yet, or out of reach: see wqrtctl list --all)",
@@ -237,6 +240,9 @@ static void test_unmatched_section_warns(void **state)
 	assert_string_equal(c->warnings.v[0], want);
 	assert_non_null(strstr(c->warnings.v[1],
 			       ":5: [wq:gpu_submit*]: matches no workqueue"));
+	assert_non_null(strstr(
+		c->warnings.v[2],
+		":7: [kworker:kworker/nothing*]: matches no kworker now"));
 	config_free(c);
 }
 

@@ -166,11 +166,13 @@ flavour_spec() {
 	test-arm64) FL_ARCH=arm64 FL_SERIES=1 FL_VARIANT=debug-knobs
 		FL_FRAGMENTS="$TEST_FRAGMENTS debug-series.config?"
 		FL_EXPECT=test-arm64 ;;
-	test)	FL_SERIES=1 FL_VARIANT=debug-knobs
+	test)	FL_SERIES=1 FL_VARIANT="debug-knobs possible-cpus"
 		FL_FRAGMENTS="$TEST_FRAGMENTS debug-series.config?"
 		FL_EXPECT=test ;;
 	plain)	FL_SERIES=0 FL_FRAGMENTS="$TEST_FRAGMENTS" FL_EXPECT=plain ;;
-	# the lifetime tests under KASAN (make check's test-kasan stage)
+	# the lifetime tests under KASAN (make vm-test KERNEL=test-kasan, by
+	# hand: a full KASAN build and a slow TCG run, outside make check's
+	# CI budget)
 	test-kasan) FL_SERIES=1 FL_VARIANT=debug-knobs
 		FL_FRAGMENTS="$TEST_FRAGMENTS debug-series.config? kasan.config"
 		FL_EXPECT=kasan ;;

@@ -127,8 +127,9 @@ case "$mode" in
 e2e)
 	[ "$arch" = x86_64 ] || { echo "vm.sh: the e2e image is x86_64 only" >&2; exit 2; }
 	"$top/selftests/e2e/mkimage.sh" "$image" "$selftests"
-	export WQRT_VM_MEM=${WQRT_VM_MEM:-2048}
-	vmopts+=(--timeout 900 --mode check)
+	# the root is in RAM: with the compiler dkms brings along, 0.7 GB
+	export WQRT_VM_MEM=${WQRT_VM_MEM:-3072}
+	vmopts+=(--timeout 1800 --mode check)
 	;;
 *)
 	"$top/selftests/vm/mkinitramfs.sh" "$image" "$selftests" $script

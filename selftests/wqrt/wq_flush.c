@@ -312,4 +312,5 @@ TEST_F_TIMEOUT(flush, pwq_release_mid_flush, 120)
 	expect_no_lost_wait(_metadata, self->out);
 }
 
-WQRT_HARNESS_MAIN("wqrt_flush", FLUSH_DBG)
+WQRT_HARNESS_MAIN_DISRUPTIVE("wqrt_flush", FLUSH_DBG,
+			     "it takes CPU 1 offline and online again for minutes")

@@ -343,58 +343,86 @@ TEST_F(nie, policy_leaves_reserve_alone)
 	ASSERT_EQ(0, dbg_run("recreate", "fresh", out, sizeof(out)));
 }
 
-/* pods of @wq's affinity scope: the entries of pool_ids other than -1 */
-static int nr_pods(const char *wq)
+/* the distinct pools of @wq, the default one included (pool_ids) */
+static int nr_pools(const char *wq)
 {
-	char buf[1024], *p = buf;
-	int pod, pool, used, n = 0;
+	int ids[256];
 
-	if (wq_get(wq, "pool_ids", buf, sizeof(buf)) < 0)
-		return -1;
-	while (sscanf(p, " %d:%d%n", &pod, &pool, &used) == 2) {
-		if (pod >= 0)
-			n++;
-		p += used;
-	}
-	return n;
+	return wq_pool_ids(wq, ids, 256);
+}
+
+/* workers of all the pools of @wq */
+static int wq_workers(const char *wq)
+{
+	int ids[256], n, i, sum = 0;
+
+	n = wq_pool_ids(wq, ids, 256);
+	for (i = 0; i < n; i++)
+		sum += pool_workers(ids[i], NULL, 0);
+	return sum;
 }
 
 /*
  * A workqueue holds at most 64 idle workers in reserve over its pools:
- * nr_idle_extra times the pods of its affinity scope. Beyond, a write of
- * nr_idle_extra or of affinity_scope fails with ERANGE and changes nothing.
+ * nr_idle_extra times the pools it really has, the default pool included
+ * when no pod shares it (pool_ids lists it as pod -1). Beyond, a write of
+ * nr_idle_extra or of affinity_scope fails with ERANGE and changes nothing;
+ * at the cap, the pools hold no more than that once the reserve is filled.
  */
-TEST_F(nie, reserve_capped_over_pods)
+static int possible_cpus(void);
+
+TEST_F_TIMEOUT(nie, reserve_capped_over_pools, 180)
 {
 	struct wq_snap before, after;
+	int pools, max, workers;
 	char why[256];
-	int pods, max;
 
 	ASSERT_EQ(0, wq_set(WQ, "nr_idle_extra", "0"));
+	/*
+	 * The cap counts a pool for each pod with possible CPUs in the
+	 * cpumask (CPU hotplug never makes more); pool_ids shows those with
+	 * online CPUs. Where some possible CPUs are offline (make
+	 * vm-many-cpus: 64 possible, 2 online), bound to CPUs 0 and 1 the
+	 * two are the same.
+	 */
+	if (possible_cpus() > sysconf(_SC_NPROCESSORS_ONLN))
+		ASSERT_EQ(0, wq_set(WQ, "cpumask", "3"));
 	ASSERT_EQ(0, wq_set(WQ, "affinity_scope", "cpu"));
-	pods = nr_pods(WQ);
-	ASSERT_LT(0, pods);
-	max = 64 / pods;
-	TH_LOG("affinity_scope=cpu: %d pods, nr_idle_extra up to %d", pods,
+	pools = nr_pools(WQ);
+	ASSERT_LT(0, pools);
+	max = 64 / pools;
+	TH_LOG("affinity_scope=cpu: %d pools, nr_idle_extra up to %d", pools,
 	       max);
 
-	EXPECT_EQ(0, wq_set_int(WQ, "nr_idle_extra", max));
-	EXPECT_EQ(max, wq_get_int(WQ, "nr_idle_extra"));
 	if (max < 64) {
 		ASSERT_EQ(0, wq_snapshot(WQ, &before));
-		EXPECT_EQ(-ERANGE, wq_set_int(WQ, "nr_idle_extra", max + 1));
+		EXPECT_EQ(-ERANGE, wq_set_int(WQ, "nr_idle_extra", max + 1)) {
+			TH_LOG("nr_idle_extra %d on %d pools accepted: %d idle workers in reserve",
+			       max + 1, pools, (max + 1) * pools);
+		}
 		ASSERT_EQ(0, wq_snapshot(WQ, &after));
 		EXPECT_TRUE(wq_snap_equal(&before, &after, why, sizeof(why))) {
 			TH_LOG("refused nr_idle_extra changed %s", why);
 		}
 	}
+	ASSERT_EQ(0, wq_set_int(WQ, "nr_idle_extra", max));
+	EXPECT_EQ(max, wq_get_int(WQ, "nr_idle_extra"));
+	ASSERT_EQ(pools, nr_pools(WQ));
+	/* filled: the reserve and the one idle worker of each pool */
+	EXPECT_LE(max + 1, wait_filled(WQ, max + 1, 60));
+	wqrt_msleep(500);
+	workers = wq_workers(WQ);
+	EXPECT_GE(64 + pools, workers) {
+		TH_LOG("%d workers in %d pools at nr_idle_extra %d: more than 64 in reserve",
+		       workers, pools, max);
+	}
 
 	/* one pod: 64 fits; then the scope may not multiply it */
 	ASSERT_EQ(0, wq_set(WQ, "nr_idle_extra", "0"));
 	ASSERT_EQ(0, wq_set(WQ, "affinity_scope", "system"));
-	ASSERT_EQ(1, nr_pods(WQ));
+	ASSERT_EQ(1, nr_pools(WQ));
 	EXPECT_EQ(0, wq_set_int(WQ, "nr_idle_extra", 64));
-	if (pods > 1) {
+	if (pools > 1) {
 		ASSERT_EQ(0, wq_snapshot(WQ, &before));
 		EXPECT_EQ(-ERANGE, wq_set(WQ, "affinity_scope", "cpu"));
 		ASSERT_EQ(0, wq_snapshot(WQ, &after));
@@ -403,6 +431,223 @@ TEST_F(nie, reserve_capped_over_pods)
 		}
 	}
 	ASSERT_EQ(0, wq_set(WQ, "nr_idle_extra", "0"));
+	ASSERT_EQ(0, wq_set(WQ, "cpumask", wq_snap_get(&self->orig, "cpumask")));
+}
+
+/*
+ * The IMU case on a big machine: a workqueue bound to a few CPUs, with the
+ * per-CPU affinity scope, has a pool for each of those CPUs only, and its
+ * reserve is counted over those, not over every possible CPU. Here: one
+ * CPU, so one pool (the default pool is that pod's), and the whole cap.
+ */
+TEST_F_TIMEOUT(nie, reserve_counts_pools_of_cpumask, 120)
+{
+	int ret, pools;
+
+	ASSERT_EQ(0, wq_set(WQ, "nr_idle_extra", "0"));
+	ASSERT_EQ(0, wq_set(WQ, "affinity_scope", "cpu"));
+	ASSERT_EQ(0, wq_set(WQ, "cpumask", "1"));
+	pools = nr_pools(WQ);
+	ASSERT_EQ(1, pools) {
+		TH_LOG("cpumask 1, affinity_scope cpu: %d pools", pools);
+	}
+	TH_LOG("%d possible CPUs", cpu_count_possible());
+	ret = wq_set_int(WQ, "nr_idle_extra", 64);
+	EXPECT_EQ(0, ret) {
+		TH_LOG("nr_idle_extra 64 on the one pool of a one-CPU workqueue: %s",
+		       strerror(-ret));
+	}
+	if (!ret) {
+		EXPECT_EQ(64, wq_get_int(WQ, "nr_idle_extra"));
+		EXPECT_LE(65, wait_filled(WQ, 65, 60));
+	}
+	ASSERT_EQ(0, wq_set(WQ, "nr_idle_extra", "0"));
+	ASSERT_EQ(0, wq_set(WQ, "cpumask", wq_snap_get(&self->orig, "cpumask")));
+}
+
+/* possible CPUs, from /sys/devices/system/cpu/possible ("0-63") */
+static int possible_cpus(void)
+{
+	char buf[256], *p = buf;
+	int n = 0, a, b, used;
+
+	if (wqrt_read(CPU_DIR "/possible", buf, sizeof(buf)) < 0)
+		return -1;
+	while (*p) {
+		if (sscanf(p, "%d-%d%n", &a, &b, &used) == 2)
+			n += b - a + 1;
+		else if (sscanf(p, "%d%n", &a, &used) == 1)
+			n++;
+		else
+			return -1;
+		p += used;
+		if (*p == ',')
+			p++;
+	}
+	return n;
+}
+
+/*
+ * The same on a machine with many possible CPUs (make vm-many-cpus boots
+ * 64 possible, 2 online): the per-CPU scope has a pod per possible CPU,
+ * but a workqueue bound to CPUs 0 and 1 has three pools (two pods and the
+ * default pool), which share the cap; the other 62 pods never get a pool
+ * of their own until their CPUs intersect the cpumask. Counted over the 64
+ * pods, even nr_idle_extra 2 would be refused.
+ */
+TEST_F_TIMEOUT(nie, reserve_counts_pools_on_many_cpus, 120)
+{
+	int ret, pools, n = possible_cpus();
+
+	if (n < 8)
+		SKIP(return, "%d possible CPUs: needs many (make vm-many-cpus)", n);
+	ASSERT_EQ(0, wq_set(WQ, "nr_idle_extra", "0"));
+	ASSERT_EQ(0, wq_set(WQ, "affinity_scope", "cpu"));
+	ASSERT_EQ(0, wq_set(WQ, "cpumask", "3"));
+	pools = nr_pools(WQ);
+	TH_LOG("%d possible CPUs, cpumask 3, affinity_scope cpu: %d pools", n,
+	       pools);
+	EXPECT_EQ(3, pools);
+	ret = wq_set_int(WQ, "nr_idle_extra", 64 / 3);
+	EXPECT_EQ(0, ret) {
+		TH_LOG("nr_idle_extra %d over 3 pools: %s", 64 / 3,
+		       strerror(-ret));
+	}
+	if (!ret) {
+		EXPECT_LE(64 / 3 + 1, wait_filled(WQ, 64 / 3 + 1, 60));
+		EXPECT_GE(64 + 3, wq_workers(WQ));
+	}
+	EXPECT_EQ(-ERANGE, wq_set_int(WQ, "nr_idle_extra", 64 / 3 + 1));
+	ASSERT_EQ(0, wq_set(WQ, "nr_idle_extra", "0"));
+	ASSERT_EQ(0, wq_set(WQ, "cpumask", wq_snap_get(&self->orig, "cpumask")));
+}
+
+/*
+ * Worker creation stalls (kthreadd stuck, emulated) while the manager
+ * fills a reserve of 64; then the pool is released. Destroying it waits
+ * for the manager with wq_pool_mutex held: that wait must be for the one
+ * creation in progress, not for the rest of the reserve, or CPU hotplug,
+ * alloc_workqueue() and every attribute write stall behind it. Another
+ * workqueue's pool_ids (which takes wq_pool_mutex) must keep answering.
+ */
+struct mutex_watch {
+	pthread_t thread;
+	int stop;
+	double max_s;
+	int reads;
+};
+
+static void *watch_pool_mutex(void *arg)
+{
+	struct mutex_watch *w = arg;
+	char buf[512];
+
+	while (!__atomic_load_n(&w->stop, __ATOMIC_ACQUIRE)) {
+		double t0 = wqrt_now(), dt;
+
+		wq_get(WQ_UNBOUND_NAME, "pool_ids", buf, sizeof(buf));
+		dt = wqrt_now() - t0;
+		if (dt > w->max_s)
+			w->max_s = dt;
+		w->reads++;
+		wqrt_msleep(20);
+	}
+	return NULL;
+}
+
+TEST_F_TIMEOUT(nie, pool_release_does_not_wait_for_reserve, 180)
+{
+	const int DELAY_MS = 300, N = 64;
+	static struct mutex_watch watch;
+	int ids[4], n, left = -1;
+	double end, released;
+	char v[16];
+
+	if (!wqparam_exists("debug_create_delay_ms"))
+		SKIP(return, "needs workqueue.debug_create_delay_ms (CONFIG_WQ_DEBUG_WAKE_DELAY)");
+	ASSERT_EQ(0, wq_fresh_pool(WQ, WQ_NICE_KEEP));
+	ASSERT_EQ(0, wq_set(WQ, "affinity_scope", "system"));
+	snprintf(v, sizeof(v), "%d", DELAY_MS);
+	ASSERT_EQ(0, wqparam_set("debug_create_delay_ms", v));
+	/* a new pool: its first worker now, then the manager fills N more */
+	ASSERT_EQ(0, wq_set_int(WQ, "nr_idle_extra", N));
+	n = wq_pool_ids(WQ, ids, 4);
+	ASSERT_EQ(1, n);
+	/* the manager is creating: a few workers in, most to go */
+	end = wqrt_now() + 30;
+	while (pool_workers(ids[0], NULL, 0) < 3 && wqrt_now() < end)
+		wqrt_msleep(50);
+	ASSERT_LE(3, pool_workers(ids[0], NULL, 0));
+
+	watch.stop = 0;
+	watch.max_s = 0;
+	ASSERT_EQ(0, pthread_create(&watch.thread, NULL, watch_pool_mutex,
+				    &watch));
+	/* release the pool: it goes once its pwq is released */
+	released = wqrt_now();
+	ASSERT_EQ(0, wq_set(WQ, "nr_idle_extra", "0"));
+	end = wqrt_now() + N * DELAY_MS / 1000.0 + 30;
+	while ((left = pool_workers(ids[0], NULL, 0)) > 0 && wqrt_now() < end)
+		wqrt_msleep(50);
+	released = wqrt_now() - released;
+	/* and a moment more of reads */
+	wqrt_msleep(500);
+	__atomic_store_n(&watch.stop, 1, __ATOMIC_RELEASE);
+	pthread_join(watch.thread, NULL);
+	ASSERT_EQ(0, wqparam_set("debug_create_delay_ms", "0"));
+
+	TH_LOG("pool %d gone after %.1f s (%d left), slowest pool_ids read of %d: %.2f s",
+	       ids[0], released, left, watch.reads, watch.max_s);
+	EXPECT_EQ(0, left);
+	/* one creation in progress may be waited for, not the reserve */
+	EXPECT_GT(10.0 * DELAY_MS / 1000, watch.max_s) {
+		TH_LOG("wq_pool_mutex held %.1f s while the released pool's manager created workers %d ms apart",
+		       watch.max_s, DELAY_MS);
+	}
+}
+
+/*
+ * The worker that takes a work item while the reserve is short wakes up an
+ * idle worker to refill it. That wakeup, like the kicks that patch 3 moved
+ * out of pool->lock, must not be issued under pool->lock (it takes a
+ * runqueue lock and may send an IPI, on the burst path). Seen through
+ * lockdep's held locks at sched_waking, by the wqrt_test module.
+ */
+TEST_F_TIMEOUT(nie, refill_wakes_outside_pool_lock, 120)
+{
+	static char out[WQRT_RESULT_MAX];
+	const int N = 3;
+	int ids[4], round, ret;
+	long wakeups = 0;
+	char args[128];
+
+	fresh_twin_pool(_metadata, false);
+	ASSERT_EQ(0, wq_set(WQ, "affinity_scope", "system"));
+	ASSERT_EQ(0, wq_set(WQ, "policy", "fifo"));
+	ASSERT_EQ(0, wq_set_int(WQ, "rtprio", 10));
+	ASSERT_EQ(0, wq_set_int(WQ, "nr_idle_extra", N));
+	ASSERT_EQ(1, wq_pool_ids(WQ, ids, 4));
+	for (round = 0; round < 3; round++) {
+		ASSERT_LE(N + 1, wait_filled(WQ, N + 1, 15));
+		wqrt_msleep(100);
+		snprintf(args, sizeof(args),
+			 "wq=twin pools=%d n=%d hold_ms=1000 settle_ms=500",
+			 ids[0], N);
+		ret = dbg_run("wake_audit", args, out, sizeof(out));
+		if (ret == -EOPNOTSUPP)
+			SKIP(return, "wake_audit needs lockdep (CONFIG_PROVE_LOCKING) with debug_locks on");
+		ASSERT_EQ(0, ret);
+		TH_LOG("round %d: %s", round, out);
+		EXPECT_EQ(N, kv_long(out, "max_concurrent", -1));
+		EXPECT_EQ(0, kv_long(out, "under_pool_lock", -1));
+		wakeups += kv_long(out, "wakeups", 0);
+	}
+	/*
+	 * The probe saw the pool's own wakeups at all. Not in every round: a
+	 * reserve that is still full after the burst wakes no one (2, 1 and
+	 * 0 wakeups in three rounds on the test kernel).
+	 */
+	EXPECT_LT(0, wakeups);
 }
 
 /*
@@ -738,6 +983,129 @@ TEST_F_TIMEOUT(nie, round_trip_and_bad_values, 120)
 		}
 	}
 	EXPECT_EQ(3, wq_get_int(WQ, "nr_idle_extra"));
+}
+
+/* ---- global updates: the unbound cpumask, the default scope, hotplug ---- */
+
+#define GLOBAL_CPUMASK	WQ_DIR "/cpumask"
+
+/*
+ * The issue's reproduction, on writeback when the kernel has it in sysfs:
+ * a workqueue holds a large reserve on one pod; the default affinity scope
+ * becomes per-CPU; the unbound cpumask is narrowed and widened (what cpuset
+ * isolation does) and a CPU goes offline and back. None of these global
+ * updates may fail because of one workqueue's reserve: where its pools
+ * multiply, the reserve per pool is clamped so that the workqueue holds at
+ * most 64, and the kernel says so once. Its nr_idle_extra still reads what
+ * was written.
+ */
+FIXTURE(glob) {
+	char wq[64];
+	char scope[32];
+	char cpumask[128];
+	int reserve;
+	bool ready;
+};
+
+FIXTURE_SETUP(glob)
+{
+	char why[256];
+
+	if (wqrt_load_module(why, sizeof(why)))
+		SKIP(return, "%s", why);
+	snprintf(self->wq, sizeof(self->wq), "%s",
+		 wq_has("writeback", "nr_idle_extra") ? "writeback" : WQ);
+	if (!wq_has(self->wq, "nr_idle_extra"))
+		SKIP(return, "kernel without nr_idle_extra");
+	ASSERT_LE(0, wqparam_get("default_affinity_scope", self->scope,
+				 sizeof(self->scope)));
+	ASSERT_LE(0, wqrt_read(GLOBAL_CPUMASK, self->cpumask,
+			       sizeof(self->cpumask)));
+	self->reserve = wq_get_int(self->wq, "nr_idle_extra");
+	self->ready = true;
+}
+
+FIXTURE_TEARDOWN(glob)
+{
+	if (!self->ready)
+		return;
+	if (cpu_hotpluggable(1))
+		cpu_set_online(1, true);
+	wqrt_write(GLOBAL_CPUMASK, self->cpumask);
+	wqparam_set("default_affinity_scope", self->scope);
+	EXPECT_EQ(0, wq_set_int(self->wq, "nr_idle_extra", self->reserve));
+}
+
+/* kernel log records since @fd that name @wq and nr_idle_extra */
+static int clamp_notes(int fd, const char *wq, char *last, size_t len)
+{
+	char rec[1024], *text;
+	int n = 0;
+
+	while ((text = wqrt_kmsg_next(fd, rec, sizeof(rec)))) {
+		if (!strstr(text, wq) || !strstr(text, "nr_idle_extra"))
+			continue;
+		n++;
+		snprintf(last, len, "%.*s", (int)strcspn(text, "\n"), text);
+	}
+	return n;
+}
+
+TEST_F_TIMEOUT(glob, global_updates_never_fail_on_reserve, 300)
+{
+	const int RESERVE = 40;
+	int ret, pools, per_pool, workers, fd, notes;
+	char note[512] = "";
+
+	if (sysconf(_SC_NPROCESSORS_ONLN) < 2)
+		SKIP(return, "needs 2 online CPUs");
+	/* one pod, as the cache scope is on a small machine */
+	ASSERT_EQ(0, wqparam_set("default_affinity_scope", "system"));
+	ret = wq_set_int(self->wq, "nr_idle_extra", RESERVE);
+	ASSERT_EQ(0, ret) {
+		TH_LOG("%s: nr_idle_extra %d with the system scope: %s",
+		       self->wq, RESERVE, strerror(-ret));
+	}
+	TH_LOG("%s: nr_idle_extra %d on %d pool(s)", self->wq, RESERVE,
+	       nr_pools(self->wq));
+
+	fd = kmsg_open_at_end();
+	ASSERT_LE(0, fd);
+	/* more pools than the reserve allows: clamped, not refused */
+	ASSERT_EQ(0, wqparam_set("default_affinity_scope", "cpu"));
+	ret = wqrt_write(GLOBAL_CPUMASK, "1");
+	EXPECT_EQ(0, ret) {
+		TH_LOG("narrowing the unbound cpumask to CPU 0: %s",
+		       strerror(-ret));
+	}
+	ret = wqrt_write(GLOBAL_CPUMASK, self->cpumask);
+	EXPECT_EQ(0, ret) {
+		TH_LOG("widening the unbound cpumask back to %s: %s",
+		       self->cpumask, strerror(-ret));
+	}
+	if (cpu_hotpluggable(1)) {
+		EXPECT_EQ(0, cpu_set_online(1, false));
+		EXPECT_EQ(0, cpu_set_online(1, true));
+	}
+	EXPECT_EQ(RESERVE, wq_get_int(self->wq, "nr_idle_extra"));
+
+	pools = nr_pools(self->wq);
+	per_pool = RESERVE * pools > 64 ? 64 / pools : RESERVE;
+	notes = clamp_notes(fd, self->wq, note, sizeof(note));
+	close(fd);
+	TH_LOG("%d pools, %d notes: %s", pools, notes, note);
+	if (RESERVE * pools > 64) {
+		EXPECT_LT(0, notes) {
+			TH_LOG("reserve of %s clamped without a word", self->wq);
+		}
+	}
+	/* what is really held: at most 64 in reserve over its pools */
+	EXPECT_LE(per_pool + 1, wait_filled(self->wq, per_pool + 1, 90));
+	wqrt_msleep(500);
+	workers = wq_workers(self->wq);
+	EXPECT_GE(64 + pools, workers) {
+		TH_LOG("%s: %d workers in %d pools", self->wq, workers, pools);
+	}
 }
 
 WQRT_HARNESS_MAIN("wqrt_test", DBG_DIR "/info")

@@ -729,63 +729,115 @@ TEST_F(rt, policy_write_leaves_other_attrs)
  * Writers without CAP_SYS_NICE: the workers are set up with
  * sched_setattr_nocheck(), so the store must check. Root without the
  * capability still passes the file mode: only the capability check can
- * refuse it. Every write fails with EPERM and changes nothing.
+ * refuse it.
  */
-TEST_F(rt, unprivileged_writer_gets_eperm)
+struct priv_write {
+	const char *attr, *val;
+};
+
+/*
+ * In a child without CAP_SYS_NICE, write each of @writes to @wq (those it
+ * has); returns how many did not get @want (0 for success), each said.
+ */
+static int unprivileged_writes(struct __test_metadata *_metadata,
+			       const char *wq, const struct priv_write *writes,
+			       int n, int want)
 {
-	static const struct {
-		const char *attr, *val;
-	} writes[] = {
-		{ "policy", "fifo" }, { "policy", "normal" },
-		{ "rtprio", "50" }, { "private", "1" },
-		{ "nr_idle_extra", "4" },
-	};
-	struct wq_snap before, after;
-	char why[256];
-	unsigned int i;
-	int status;
+	int status, i;
 	pid_t pid;
 
-	ASSERT_EQ(0, set_sched(WQ, "fifo", 5));
-	ASSERT_EQ(0, wq_snapshot(WQ, &before));
-
 	pid = fork();
-	ASSERT_LE(0, pid);
+	if (pid < 0)
+		return -1;
 	if (pid == 0) {
 		int bad = 0;
 
 		if (wqrt_drop_cap(CAP_SYS_NICE)) {
 			fprintf(stderr, "# cannot drop CAP_SYS_NICE: %s\n",
 				strerror(errno));
-			_exit(2);
+			_exit(100);
 		}
-		for (i = 0; i < sizeof(writes) / sizeof(writes[0]); i++) {
+		for (i = 0; i < n; i++) {
 			int ret;
 
-			if (!wq_has(WQ, writes[i].attr))
+			if (!wq_has(wq, writes[i].attr))
 				continue;
-			ret = wq_set(WQ, writes[i].attr, writes[i].val);
-			if (ret != -EPERM) {
+			ret = wq_set(wq, writes[i].attr, writes[i].val);
+			if (ret != want) {
 				fprintf(stderr,
-					"# %s <- %s without CAP_SYS_NICE: %s, want EPERM\n",
-					writes[i].attr, writes[i].val,
-					ret ? strerror(-ret) : "accepted");
-				bad = 1;
+					"# %s: %s <- %s without CAP_SYS_NICE: %s, want %s\n",
+					wq, writes[i].attr, writes[i].val,
+					ret ? strerror(-ret) : "accepted",
+					want ? strerror(-want) : "success");
+				bad++;
 			}
 		}
 		_exit(bad);
 	}
-	ASSERT_EQ(pid, waitpid(pid, &status, 0));
-	ASSERT_TRUE(WIFEXITED(status));
-	EXPECT_EQ(0, WEXITSTATUS(status));
+	if (waitpid(pid, &status, 0) != pid || !WIFEXITED(status))
+		return -1;
+	return WEXITSTATUS(status);
+}
 
-	ASSERT_EQ(0, wq_snapshot(WQ, &after));
-	EXPECT_TRUE(wq_snap_equal(&before, &after, why, sizeof(why))) {
-		TH_LOG("writes without CAP_SYS_NICE changed %s: %s", WQ, why);
+/*
+ * On an RT workqueue, every write that would create workers or move them
+ * (cpumask, affinity_scope, affinity_strict), or change them (nice, which
+ * applies again once the policy is normal, the scheduling attributes and
+ * the reserve) fails with EPERM without CAP_SYS_NICE and changes nothing,
+ * on the unbound and on the ordered workqueue.
+ */
+TEST_F(rt, unprivileged_writer_gets_eperm)
+{
+	static const struct priv_write writes[] = {
+		{ "policy", "fifo" }, { "policy", "normal" },
+		{ "rtprio", "50" }, { "private", "1" },
+		{ "nr_idle_extra", "4" }, { "cpumask", "1" },
+		{ "affinity_scope", "cpu" }, { "affinity_strict", "1" },
+		{ "nice", "5" },
+	};
+	static const char * const wqs[] = { WQ, ORD };
+	struct wq_snap before, after;
+	char why[256];
+	unsigned int k;
+
+	for (k = 0; k < sizeof(wqs) / sizeof(wqs[0]); k++) {
+		if (!wq_has(wqs[k], "policy"))
+			continue;
+		ASSERT_EQ(0, set_sched(wqs[k], "fifo", 5));
+		ASSERT_EQ(0, wq_snapshot(wqs[k], &before));
+		EXPECT_EQ(0, unprivileged_writes(_metadata, wqs[k], writes,
+						 sizeof(writes) / sizeof(writes[0]),
+						 -EPERM));
+		ASSERT_EQ(0, wq_snapshot(wqs[k], &after));
+		EXPECT_TRUE(wq_snap_equal(&before, &after, why, sizeof(why))) {
+			TH_LOG("writes without CAP_SYS_NICE changed %s: %s",
+			       wqs[k], why);
+		}
+		/* and with the capability, the same writes work */
+		EXPECT_EQ(0, wq_set(wqs[k], "rtprio", "50"));
+		EXPECT_EQ(50, wq_get_int(wqs[k], "rtprio"));
+		EXPECT_EQ(0, wq_set(wqs[k], "cpumask", "1"));
 	}
-	/* and with the capability, the same write works */
-	EXPECT_EQ(0, wq_set(WQ, "rtprio", "50"));
-	EXPECT_EQ(50, wq_get_int(WQ, "rtprio"));
+}
+
+/*
+ * A workqueue that is and stays SCHED_NORMAL keeps 6.12's rules: nice,
+ * cpumask and the affinity need no CAP_SYS_NICE (the file mode decides),
+ * nothing RT can come of them.
+ */
+TEST_F(rt, unprivileged_writer_keeps_normal_rules)
+{
+	static const struct priv_write writes[] = {
+		{ "nice", "5" }, { "cpumask", "1" },
+		{ "affinity_scope", "cpu" }, { "affinity_strict", "1" },
+		{ "nice", "0" },
+	};
+
+	ASSERT_EQ(0, wq_set(WQ, "policy", "normal"));
+	EXPECT_EQ(0, unprivileged_writes(_metadata, WQ, writes,
+					 sizeof(writes) / sizeof(writes[0]), 0));
+	EXPECT_EQ(0, wq_get_int(WQ, "nice"));
+	EXPECT_EQ(1, wq_get_int(WQ, "affinity_strict"));
 }
 
 /* ------------------------------------------------------------------ */
@@ -1056,6 +1108,221 @@ TEST_F_TIMEOUT(rt, no_global_side_effects, 60)
 	EXPECT_EQ(0, bad) {
 		TH_LOG("%d RT kworkers left after reverting to normal, e.g. %s",
 		       bad, first);
+	}
+}
+
+/* ------------------------------------------------------------------ */
+/* writes that change nothing                                          */
+
+/*
+ * Hold two items on @wq (one running, one queued behind it), write @attr,
+ * and tell whether an item queued afterwards joined them on the same pwq:
+ * 1 yes, 0 no (the pwqs were replaced), -1 if the probe failed.
+ */
+static int pwq_kept_across(struct __test_metadata *_metadata, const char *key,
+			   const char *wq, const char *attr, const char *val)
+{
+	char args[64], out[256];
+	int ret;
+
+	snprintf(args, sizeof(args), "wq=%s", key);
+	if (dbg_run("pwq_hold", args, out, sizeof(out)) || !kv_pass(out)) {
+		TH_LOG("pwq_hold %s: %s", key, out);
+		return -1;
+	}
+	ret = wq_set(wq, attr, val);
+	EXPECT_EQ(0, ret) {
+		TH_LOG("%s: %s <- %s: %s", wq, attr, val, strerror(-ret));
+	}
+	if (dbg_run("pwq_check", "now", out, sizeof(out)))
+		return -1;
+	if (kv_long(out, "held_pending", 0) != 1) {
+		TH_LOG("%s: the held item did not wait: %s", wq, out);
+		return -1;
+	}
+	return kv_long(out, "same_pwq", -1);
+}
+
+/*
+ * A write whose value resolves to the attributes a workqueue already has
+ * changes nothing: the same pools, and the same pwqs, so that no ordered
+ * workqueue is plugged and no work item is held back behind a switch.
+ * nice under fifo is one: it does not apply to RT workers.
+ */
+TEST_F_TIMEOUT(rt, no_op_writes_keep_pwqs, 120)
+{
+	static const char * const attrs[] = {
+		"policy", "rtprio", "private", "nr_idle_extra", "cpumask",
+		"affinity_scope", "affinity_strict",
+	};
+	static const struct {
+		const char *key, *wq;
+	} wqs[] = { { "ordered", ORD }, { "unbound", WQ } };
+	unsigned int k, i;
+
+	for (k = 0; k < sizeof(wqs) / sizeof(wqs[0]); k++) {
+		const char *wq = wqs[k].wq;
+		struct pools before, after;
+		struct wq_snap snap;
+		int same;
+
+		if (!wq_has(wq, "policy"))
+			continue;
+		/* one item at a time, so that the second one waits */
+		if (strcmp(wqs[k].key, "ordered"))
+			ASSERT_EQ(0, wq_set(wq, "max_active", "1"));
+		ASSERT_EQ(0, set_sched(wq, "fifo", 10));
+		ASSERT_EQ(0, wq_set(wq, "private", "1"));
+		pools_read(wq, &before);
+		ASSERT_EQ(0, wq_snapshot(wq, &snap));
+
+		for (i = 0; i < sizeof(attrs) / sizeof(attrs[0]); i++) {
+			const char *v = wq_snap_get(&snap, attrs[i]);
+			char val[256];
+
+			if (!v)
+				continue;
+			/* "default (cache)" is shown, "default" written */
+			snprintf(val, sizeof(val), "%s", v);
+			val[strcspn(val, " ")] = '\0';
+			same = pwq_kept_across(_metadata, wqs[k].key, wq,
+					       attrs[i], val);
+			EXPECT_EQ(1, same) {
+				TH_LOG("%s: %s <- %s (unchanged) replaced its pwqs",
+				       wq, attrs[i], val);
+			}
+		}
+		same = pwq_kept_across(_metadata, wqs[k].key, wq, "nice", "7");
+		EXPECT_EQ(1, same) {
+			TH_LOG("%s: nice <- 7 under fifo replaced its pwqs", wq);
+		}
+		EXPECT_EQ(7, wq_get_int(wq, "nice"));
+
+		pools_read(wq, &after);
+		EXPECT_STREQ(before.text, after.text) {
+			TH_LOG("%s: pools moved by writes of unchanged values",
+			       wq);
+		}
+		/* a real change does replace them, as it must */
+		same = pwq_kept_across(_metadata, wqs[k].key, wq, "rtprio",
+				       "11");
+		EXPECT_EQ(0, same);
+		if (strcmp(wqs[k].key, "ordered"))
+			ASSERT_EQ(0, wq_set(wq, "max_active",
+					    wq_snap_get(&self->orig[0], "max_active")));
+	}
+}
+
+/*
+ * The key of a workqueue's private pools is the workqueue's: a driver that
+ * applies private attributes again, with attributes it allocated afresh
+ * (it cannot read the workqueue's back), keeps its pools and workers.
+ */
+TEST_F(rt, in_kernel_reapply_keeps_private_pools)
+{
+	char out[256];
+	struct pools first, again;
+	int ret, i;
+
+	ret = dbg_run("apply", "wq=unbound private=1 policy=1 rtprio=10", out,
+		      sizeof(out));
+	if (ret == -EOPNOTSUPP)
+		SKIP(return, "apply_workqueue_attrs() is not exported: needs the test kernels' debug knobs (kernel/variants/debug-knobs)");
+	ASSERT_EQ(0, ret);
+	ASSERT_TRUE(kv_pass(out)) {
+		TH_LOG("%s", out);
+	}
+	EXPECT_EQ(1, wq_get_int(WQ, "private"));
+	pools_read(WQ, &first);
+	ASSERT_LT(0, first.n);
+
+	for (i = 0; i < 3; i++) {
+		ASSERT_EQ(0, dbg_run("apply",
+				     "wq=unbound private=1 policy=1 rtprio=10",
+				     out, sizeof(out)));
+		ASSERT_TRUE(kv_pass(out));
+		pools_read(WQ, &again);
+		EXPECT_STREQ(first.text, again.text) {
+			TH_LOG("re-apply %d of the same private attributes moved %s to other pools",
+			       i + 1, WQ);
+		}
+	}
+	check_probe(_metadata, "unbound", WQ);
+	/* and another workqueue's private pools are still apart */
+	ASSERT_EQ(0, set_sched(TWIN, "fifo", 10));
+	ASSERT_EQ(0, wq_set(TWIN, "private", "1"));
+	pools_read(TWIN, &again);
+	EXPECT_TRUE(disjoint(first.id, first.n, again.id, again.n));
+}
+
+/* ------------------------------------------------------------------ */
+/* what the busy-pool dump shows                                       */
+
+/*
+ * The dump that sysrq-t and the workqueue watchdog print names an RT pool's
+ * policy, priority, reserve and privacy, and the workers kicked for work
+ * items that have not run yet (a stall report on a board must show them:
+ * they are neither idle nor busy). A kthread on CPU 0 queues an item
+ * while workqueue.debug_wake_delay_us holds its wakeup back; the dump is
+ * printed from CPU 1 in between.
+ */
+TEST_F_TIMEOUT(rt, busy_pool_dump_names_rt_pool, 120)
+{
+	static char rec[2048], line[2048];
+	int ids[8], n, fd, try, found_pool = 0, found_kicked = 0;
+	char *text;
+	char args[64], out[256], delay[32] = "0";
+
+	if (!wqparam_exists("debug_wake_delay_us"))
+		SKIP(return, "needs workqueue.debug_wake_delay_us (CONFIG_WQ_DEBUG_WAKE_DELAY)");
+	if (sysconf(_SC_NPROCESSORS_ONLN) < 2)
+		SKIP(return, "needs CPUs 0 and 1 online");
+	wqparam_get("debug_wake_delay_us", delay, sizeof(delay));
+	ASSERT_EQ(0, set_sched(WQ, "fifo", 10));
+	ASSERT_EQ(0, wq_set(WQ, "private", "1"));
+	ASSERT_EQ(0, wq_set(WQ, "affinity_scope", "system"));
+	ASSERT_EQ(0, wq_set(WQ, "nr_idle_extra", "2"));
+	n = wq_pool_ids(WQ, ids, 8);
+	ASSERT_EQ(1, n);
+	ASSERT_EQ(0, wqparam_set("debug_wake_delay_us", "10000"));
+
+	snprintf(args, sizeof(args), "wq=unbound lead_us=2000");
+	for (try = 0; try < 10 && !found_kicked; try++) {
+		char head[32];
+
+		fd = kmsg_open_at_end();
+		ASSERT_LE(0, fd);
+		if (dbg_run("show_kicked", args, out, sizeof(out))) {
+			close(fd);
+			wqparam_set("debug_wake_delay_us", delay);
+			SKIP(return, "show_all_workqueues() is not exported: needs the test kernels' debug knobs (kernel/variants/debug-knobs)");
+		}
+		snprintf(head, sizeof(head), "pool %d:", ids[0]);
+		while ((text = wqrt_kmsg_next(fd, rec, sizeof(rec)))) {
+			text[strcspn(text, "\n")] = '\0';
+			if (strncmp(text, head, strlen(head)))
+				continue;
+			found_pool++;
+			snprintf(line, sizeof(line), "%s", text);
+			if (strstr(text, " kicked: "))
+				found_kicked++;
+		}
+		close(fd);
+	}
+	wqparam_set("debug_wake_delay_us", delay);
+
+	ASSERT_LT(0, found_pool) {
+		TH_LOG("no \"pool %d:\" line in the dump", ids[0]);
+	}
+	TH_LOG("%s", line);
+	EXPECT_TRUE(strstr(line, " fifo ") && strstr(line, " rtprio=10")) {
+		TH_LOG("the dump does not name the pool's policy and priority");
+	}
+	EXPECT_TRUE(strstr(line, " nr_idle_extra=2") != NULL);
+	EXPECT_TRUE(strstr(line, " private") != NULL);
+	EXPECT_LT(0, found_kicked) {
+		TH_LOG("%d dumps of pool %d, none names a kicked worker",
+		       found_pool, ids[0]);
 	}
 }
 

@@ -317,4 +317,5 @@ TEST_F_TIMEOUT(sched, fair_server_stopped_twice, 60)
 	}
 }
 
-WQRT_HARNESS_MAIN("wqrt_test", DBG_DIR "/info")
+WQRT_HARNESS_MAIN_DISRUPTIVE("wqrt_test", DBG_DIR "/info",
+			     "it takes every hotpluggable CPU offline and online again for minutes, and starves CPU 1 with a SCHED_FIFO loop")

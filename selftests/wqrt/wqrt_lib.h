@@ -25,6 +25,7 @@
 #include <sys/mount.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
+#include <sys/utsname.h>
 #include <sys/types.h>
 #include <time.h>
 #include <unistd.h>
@@ -342,6 +343,14 @@ static inline int wqrt_series_expected(void)
 /* ------------------------------------------------------------------ */
 /* the wqrt_test module                                                */
 
+/* The running kernel's release, for messages */
+static inline const char *wqrt_release(void)
+{
+	static struct utsname u;
+
+	return u.release[0] || !uname(&u) ? u.release : "$(uname -r)";
+}
+
 static inline int wqrt_finit_module(const char *path)
 {
 	int fd, ret;
@@ -405,8 +414,8 @@ static inline int wqrt_load_test_module(const char *name, const char *probe,
 			 name, probe);
 	else
 		snprintf(why, len,
-			 "%s module not available (modprobe failed, insmod: %s)",
-			 name, strerror(-ret));
+			 "%s module not available (modprobe failed, insmod: %s): DKMS builds it (wqrt-selftests-dkms) for a kernel whose headers are installed, /lib/modules/%s/build",
+			 name, strerror(-ret), wqrt_release());
 	return -1;
 }
 
@@ -414,22 +423,44 @@ static inline int wqrt_load_test_module(const char *name, const char *probe,
  * main() of every wqrt kselftest. Every test drives module @name, so
  * without it the program exits KSFT_SKIP with the reason (run_kselftest.sh
  * then reports "# SKIP" and why) instead of passing with every test
- * skipped one by one. -h and -l need no module.
+ * skipped one by one; so it does as a user, who can load no module and
+ * write no workqueue attribute, saying so first. @disrupts, when set, says
+ * what the program does to the machine, for whoever runs it on a board
+ * that does real work. -h and -l need no module.
  */
+static inline int wqrt_main(int argc, char **argv, const char *name,
+			    const char *probe, const char *disrupts)
+{
+	char why[256];
+	int i;
+
+	for (i = 1; i < argc; i++)
+		if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "-l"))
+			return test_harness_run(argc, argv);
+	if (geteuid() != 0) {
+		ksft_print_header();
+		ksft_exit_skip("run as root: the wqrt kselftests load test modules, write workqueue attributes and set real-time policies\n");
+	}
+	if (wqrt_load_test_module(name, probe, why, sizeof(why))) {
+		ksft_print_header();
+		ksft_exit_skip("%s\n", why);
+	}
+	if (disrupts)
+		ksft_print_msg("not for a board in production: %s\n", disrupts);
+	return test_harness_run(argc, argv);
+}
+
 #define WQRT_HARNESS_MAIN(name, probe)					\
 	int main(int argc, char **argv)					\
 	{								\
-		char why[256];						\
-		int i;							\
-									\
-		for (i = 1; i < argc; i++)				\
-			if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "-l")) \
-				return test_harness_run(argc, argv);	\
-		if (wqrt_load_test_module(name, probe, why, sizeof(why))) { \
-			ksft_print_header();				\
-			ksft_exit_skip("%s\n", why);			\
-		}							\
-		return test_harness_run(argc, argv);			\
+		return wqrt_main(argc, argv, name, probe, NULL);	\
+	}
+
+/* The same, for a program that takes CPUs offline or starves them */
+#define WQRT_HARNESS_MAIN_DISRUPTIVE(name, probe, disrupts)		\
+	int main(int argc, char **argv)					\
+	{								\
+		return wqrt_main(argc, argv, name, probe, disrupts);	\
 	}
 
 /* The wqrt_test module, which every test but wq_flush drives. */
@@ -796,6 +827,27 @@ static inline bool cpu_hotpluggable(int cpu)
 /* The kernel log                                                      */
 
 /*
+ * The text of the next record of /dev/kmsg opened on fd (O_NONBLOCK), in
+ * rec: after the "level,seq,time,flags;" prefix. NULL at the end. Records
+ * overwritten before they were read (EPIPE) are passed over.
+ */
+static inline char *wqrt_kmsg_next(int fd, char *rec, size_t size)
+{
+	for (;;) {
+		ssize_t r = read(fd, rec, size - 1);
+		char *text;
+
+		if (r < 0 && errno == EPIPE)
+			continue;
+		if (r <= 0)
+			return NULL;
+		rec[r] = '\0';
+		text = strchr(rec, ';');
+		return text ? text + 1 : rec;
+	}
+}
+
+/*
  * Open /dev/kmsg positioned after the last record, so that
  * kmsg_reports() sees only what the kernel logs from now on.
  */
@@ -821,28 +873,18 @@ static inline int kmsg_reports(int fd, char *out, size_t len)
 		"WARNING:", "BUG:", "possible circular locking",
 		"inconsistent lock state", "INFO: task",
 	};
-	char rec[2048];
+	char rec[2048], *text;
 	size_t used = 0;
 	int found = 0;
 	unsigned int i;
-	ssize_t n;
 
 	if (len)
 		out[0] = '\0';
-	for (;;) {
-		n = read(fd, rec, sizeof(rec) - 1);
-		if (n < 0 && errno == EPIPE)	/* overwritten: read on */
-			continue;
-		if (n <= 0)
-			break;
-		rec[n] = '\0';
+	while ((text = wqrt_kmsg_next(fd, rec, sizeof(rec)))) {
 		for (i = 0; i < sizeof(marks) / sizeof(marks[0]); i++) {
-			const char *text = strchr(rec, ';');
-
-			if (!strstr(rec, marks[i]))
+			if (!strstr(text, marks[i]))
 				continue;
 			found++;
-			text = text ? text + 1 : rec;
 			if (used < len)
 				used += snprintf(out + used, len - used, "%.*s",
 						 (int)strcspn(text, "\n") + 1, text);
