@@ -292,6 +292,13 @@ static void drain_rounds(struct frun *r)
 		atomic_long_inc(&r->drains);
 		if (atomic_read(&ran) != NR_CHAINS * CHAIN_LEN) {
 			atomic_long_inc(&r->drain_late);
+			/* which chains: links left, or a link run twice */
+			for (i = 0; i < NR_CHAINS; i++)
+				pr_err_ratelimited("%s: drain %ld: chain %d has %d of %d links left, %s\n",
+				       r->wq_key, atomic_long_read(&r->drains),
+				       i, READ_ONCE(chains[i].left), CHAIN_LEN,
+				       work_pending(&chains[i].work) ?
+				       "pending" : "not pending");
 			pr_err_ratelimited("%s: %d of %d chain links ran before drain_workqueue() returned\n",
 			       r->wq_key, atomic_read(&ran),
 			       NR_CHAINS * CHAIN_LEN);
