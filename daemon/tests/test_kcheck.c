@@ -36,7 +36,7 @@ static int setup(void **state)
 	ft_write(&ft, "/proc/sys/kernel/version", "#1 SMP PREEMPT_RT\n");
 	ft_write(&ft, "/proc/cmdline",
 		 "console=ttyS0 workqueue.sysfs=netns,vkms_composer quiet\n");
-	ft_wq(&ft, "ttyS-serial", true);
+	ft_wq(&ft, "ttyS-serial_8250", true);
 	return 0;
 }
 
@@ -145,18 +145,18 @@ static void test_no_series(void **state)
 	(void)state;
 	ft_write(&ft, "/boot/config-6.12.48-wqrt", good_config);
 	ft_wq(&ft, "plain_wq", false);
-	rm(WQ_SYSFS_DIR "/ttyS-serial/policy");
-	rm(WQ_SYSFS_DIR "/ttyS-serial/rtprio");
-	rm(WQ_SYSFS_DIR "/ttyS-serial/nr_idle_extra");
-	rm(WQ_SYSFS_DIR "/ttyS-serial/private");
-	rm(WQ_SYSFS_DIR "/ttyS-serial/pool_ids");
+	rm(WQ_SYSFS_DIR "/ttyS-serial_8250/policy");
+	rm(WQ_SYSFS_DIR "/ttyS-serial_8250/rtprio");
+	rm(WQ_SYSFS_DIR "/ttyS-serial_8250/nr_idle_extra");
+	rm(WQ_SYSFS_DIR "/ttyS-serial_8250/private");
+	rm(WQ_SYSFS_DIR "/ttyS-serial_8250/pool_ids");
 	kcheck_run(ft.root, &kc);
 	assert_int_equal(item(&kc, "policy")->state, KC_MISSING);
 	assert_string_equal(item(&kc, "policy")->found,
 			    "on 0 of 2 unbound/ordered workqueue(s)");
 	assert_int_equal(kc.missing_required, 5);
 	assert_int_equal(kcheck_exit_status(&kc), EX_UNAVAILABLE);
-	ft_wq(&ft, "ttyS-serial", true);
+	ft_wq(&ft, "ttyS-serial_8250", true);
 	rm("/boot/config-6.12.48-wqrt");
 }
 

@@ -69,7 +69,7 @@ wq_is() { # POLICY RTPRIO NR_IDLE_EXTRA PRIVATE
 }
 
 ktap_print_header
-ktap_set_plan 40
+ktap_set_plan 41
 ktap_print_msg "kernel $(uname -r), systemd $(systemctl --version | head -n 1 | cut -d' ' -f2)"
 
 # The test module as DKMS installs it on a board: modprobe finds it.
@@ -85,6 +85,12 @@ check "the package enabled wqrtd: it runs since boot" \
 	bash -c '[ "$(systemctl is-enabled wqrtd)" = enabled ] && systemctl is-active -q wqrtd'
 check "the example /etc/wqrt.conf is installed and valid" \
 	wqrtctl check "$conf"
+# The file's UART example names the 8250's flip buffer workqueue as this
+# kernel does, and as mainline does since 7.1: uncommented, it applies.
+uart_wq=$(sed -n 's/^;\[wq:\(ttyS-[^]]*\)\].*/\1/p' "$conf" | head -n 1)
+check "the example's UART section [wq:$uart_wq] names this kernel's 8250 flip workqueue" \
+	bash -c "[ '$uart_wq' = ttyS-serial_8250 ] &&
+		[ -d /sys/devices/virtual/workqueue/$uart_wq ]"
 # Issue 17.5: wqrtd with the shipped file leaves the tests' workqueue as
 # the module created it.
 check "with the shipped file wqrtd leaves $wq alone ($orig)" \
