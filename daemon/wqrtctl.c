@@ -9,8 +9,12 @@
  *   restore [--root DIR]                     put the originals back
  *   check [FILE]                             validate a configuration
  *   check-kernel [--json] [--root DIR]       what the kernel lacks
+ *   latency, who, try                        through tracefs (ctl_trace.c,
+ *                                            try.c)
  */
+#include "advice.h"
 #include "common.h"
+#include "ctl_trace.h"
 #include "daemon.h"
 #include "inventory.h"
 #include "kcheck.h"
@@ -31,7 +35,11 @@ static void usage(FILE *f)
 		"       wqrtctl list [--all] [--json] [-c FILE] [--root DIR]\n"
 		"       wqrtctl restore [--root DIR]\n"
 		"       wqrtctl check [FILE]\n"
-		"       wqrtctl check-kernel [--json] [--root DIR]\n\n"
+		"       wqrtctl check-kernel [--json] [--root DIR]\n"
+		"       wqrtctl latency [WQ|FUNC ...] [--duration S] [--deadline US]\n"
+		"                       [--by function] [--json]\n"
+		"       wqrtctl who FUNC... [--duration S] [-c FILE]\n"
+		"       wqrtctl try WQ KEY=VALUE... [--for S] [--deadline US] [--json]\n\n"
 		"status  whether wqrtd runs and what it holds; per profiled workqueue\n"
 		"        the desired and actual attributes, per kworker it covers the\n"
 		"        policy it really has (-c FILE: against FILE instead)\n"
@@ -39,7 +47,11 @@ static void usage(FILE *f)
 		"        --all: also those out of reach, and why\n"
 		"restore put back every original wqrtd saved (not while it runs)\n"
 		"check   validate FILE (default " WQRT_DEFAULT_CONF ")\n"
-		"check-kernel  what the running kernel offers wqrtd and lacks\n\n"
+		"check-kernel  what the running kernel offers wqrtd and lacks\n"
+		"latency queue -> start latency and run time per workqueue or work\n"
+		"        function, aggregated in the kernel (live, or --duration S)\n"
+		"who     which workqueues and kworkers run the work functions FUNC\n"
+		"try     measure WQ, apply KEY=VALUE..., measure again, put back\n\n"
 		"Exit status: 0 ok, 10 drift found by status, 64 usage, 78\n"
 		"configuration error; the others are in wqrtctl(8).\n");
 }
@@ -153,6 +165,7 @@ static int cmd_check(int argc, char **argv)
 		printf(", with %zu drop-in(s) from %s.d", cfg->nsources - 1,
 		       path);
 	printf(")\n");
+	advice_print("/", cfg, stdout);
 	config_free(cfg);
 	return 0;
 }
@@ -449,6 +462,19 @@ static int cmd_check_kernel(int argc, char **argv)
 		return err;
 	kcheck_run(o.root, &kc);
 	kcheck_print(stdout, &kc, o.json);
+	if (!o.json) {
+		/* the profiles of the installed configuration, if it is good */
+		struct strlist errors = { 0 };
+		struct config *cfg = NULL;
+		char conf[WQRT_PATH_MAX];
+
+		if (!path_fmt(conf, sizeof(conf), o.root, WQRT_DEFAULT_CONF) &&
+		    !access(conf, R_OK))
+			config_load(conf, o.root, &cfg, &errors);
+		advice_print(o.root, cfg, stdout);
+		config_free(cfg);
+		strlist_free(&errors);
+	}
 	return kcheck_exit_status(&kc);
 }
 
@@ -478,6 +504,12 @@ int main(int argc, char **argv)
 		return cmd_restore(argc - 1, argv + 1);
 	if (!strcmp(argv[1], "check-kernel"))
 		return cmd_check_kernel(argc - 1, argv + 1);
+	if (!strcmp(argv[1], "latency"))
+		return cmd_latency(argc - 1, argv + 1);
+	if (!strcmp(argv[1], "who"))
+		return cmd_who(argc - 1, argv + 1);
+	if (!strcmp(argv[1], "try"))
+		return cmd_try(argc - 1, argv + 1);
 	fprintf(stderr, "wqrtctl: unknown command '%s'\n", argv[1]);
 	usage(stderr);
 	return EX_USAGE;

@@ -30,7 +30,7 @@ CONF
 printf '[wq:tty_flip]\npolicy = fifo\nrtpri = 20\n' > "$T/bad.conf"
 
 ktap_print_header
-ktap_set_plan 65
+ktap_set_plan 72
 out=$("$B/wqrtd" --check -c "$T/good.conf" 2>&1)
 ktap_test_result "--check accepts a good file" [ $? -eq 0 ]
 out=$("$B/wqrtd" --check -c "$T/bad.conf" 2>&1)
@@ -235,14 +235,60 @@ complete_line() { # SCRIPT FUNCTION WORD...: what TAB offers after the words
 	bash -c '. "$1"; f=$2; shift 2; COMP_WORDS=("$@"); COMP_CWORD=$(($# - 1)); $f; echo "${COMPREPLY[*]}"' \
 		sh "$@"
 }
-ktap_test_result "completion: wqrtctl l<TAB> is list" \
-	[ "$(complete_line "$C/wqrtctl" _wqrtctl wqrtctl l)" = list ]
+ktap_test_result "completion: wqrtctl li<TAB> is list" \
+	[ "$(complete_line "$C/wqrtctl" _wqrtctl wqrtctl li)" = list ]
+ktap_test_result "completion: wqrtctl la<TAB> is latency" \
+	[ "$(complete_line "$C/wqrtctl" _wqrtctl wqrtctl la)" = latency ]
+ktap_test_result "completion: wqrtctl try WQ rt<TAB> is rtprio=" \
+	[ "$(complete_line "$C/wqrtctl" _wqrtctl wqrtctl try ttyS-serial_8250 rt)" = rtprio= ]
 ktap_test_result "completion: wqrtctl status --j<TAB> is --json" \
 	[ "$(complete_line "$C/wqrtctl" _wqrtctl wqrtctl status --j)" = --json ]
 ktap_test_result "completion: wqrtctl list --root <dir>" \
 	[ "$(complete_line "$C/wqrtctl" _wqrtctl wqrtctl list --root "$T/pro")" = "$T/proc" ]
 ktap_test_result "completion: wqrtd --dr<TAB> is --dry-run" \
 	[ "$(complete_line "$C/wqrtd" _wqrtd wqrtd --dr)" = --dry-run ]
+
+# Issue 31: wqrtctl latency, who and try refuse bad input before they
+# touch tracefs or a workqueue
+"$B/wqrtctl" latency --duration 0 > "$T/lat" 2>&1
+RC=$?
+ktap_test_result "latency --duration 0: exit 64, says what a duration is" \
+	eval '[ $RC -eq 64 ] && grep -q "duration 0: seconds, more than 0" "$T/lat"'
+"$B/wqrtctl" latency no_such_wq_or_function_31 > "$T/lat" 2>&1
+RC=$?
+ktap_test_result "latency NAME that is neither: exit 64, names it" \
+	eval '[ $RC -eq 64 ] && grep -q "no_such_wq_or_function_31. is neither a workqueue" "$T/lat"'
+"$B/wqrtctl" who > "$T/lat" 2>&1
+RC=$?
+ktap_test_result "who without a function: exit 64, usage" \
+	eval '[ $RC -eq 64 ] && grep -q "Usage: wqrtctl latency" "$T/lat"'
+"$B/wqrtctl" try no_such_wq_31 policy=fifo > "$T/lat" 2>&1
+RC=$?
+ktap_test_result "try on a workqueue not in sysfs: exit 64, says so" \
+	eval '[ $RC -eq 64 ] && grep -q "no_such_wq_31: no such workqueue in sysfs" "$T/lat"'
+
+# Issue 31: what a SIGKILLed latency left in tracefs goes with the next
+# run, on whatever kernel this is (in a mount namespace of its own, so
+# that the tracefs mount is this test's)
+stale_test() {
+	unshare -m sh -c '
+		d=/sys/kernel/tracing
+		[ -d "$d/instances" ] || mount -t tracefs nodev "$d" 2>/dev/null ||
+			exit 4
+		[ -d "$d/instances" ] || exit 4
+		mkdir "$d/instances/wqrtctl-999999" "$d/instances/wqrtctl-other" || exit 4
+		"$1/wqrtctl" latency --duration 0.1 > /dev/null 2>&1
+		[ ! -e "$d/instances/wqrtctl-999999" ] && [ -e "$d/instances/wqrtctl-other" ]
+		rc=$?
+		rmdir "$d/instances/wqrtctl-999999" "$d/instances/wqrtctl-other" 2>/dev/null
+		exit $rc' sh "$B"
+}
+stale_test
+case $? in
+0) ktap_test_pass "latency removes the tracefs instance a killed run left, and only that" ;;
+4) ktap_test_skip "latency removes a killed run's instance: no tracefs here" ;;
+*) ktap_test_fail "latency removes the tracefs instance a killed run left, and only that" ;;
+esac
 
 # Issue 17.1: wqrtctl check-kernel
 mkdir -p "$T/proc/sys/kernel" "$T/boot"

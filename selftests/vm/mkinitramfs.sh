@@ -65,6 +65,8 @@ cp "$root"/lib/wqrt/*.ko "$root/usr/lib/wqrt/selftests/" 2>/dev/null || true
 
 # KTAP output and task readers for every shell test, the scripts' too.
 cp -a "$top/selftests/lib/." "$root/usr/lib/wqrt/lib/"
+# the benchmarks' load, which wqrtd_latency.sh runs under too
+cp "$top/selftests/bench/load.sh" "$root/usr/lib/wqrt/lib/"
 if [ -d "$top/selftests/daemon" ]; then
 	cp -a "$top/selftests/daemon/." "$root/usr/lib/wqrt/daemon-tests/"
 fi

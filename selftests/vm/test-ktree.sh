@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # test-ktree.sh [KERNEL_DIR]: the kselftests dropped into a kernel tree,
-# as README.md and selftests/wqrt/Makefile tell a board user, installed
+# as docs/board.md and selftests/wqrt/Makefile tell a board user, installed
 # into a temporary directory; checks the layout. KERNEL_DIR holds src/
 # and obj/ (default: the test kernel, build/kernel-test). Host side, TAP.
 #
