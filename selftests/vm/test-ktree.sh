@@ -70,7 +70,7 @@ ktap_test_result "settings and config are installed beside them" \
 	eval '[ -f "$inst/wqrt/settings" ] && [ -f "$inst/wqrt/config" ]'
 
 bad=
-for m in wqrt_test wqrt_flush wqrt_reach; do
+for m in wqrt_test wqrt_flush wqrt_reach wqrt_tty; do
 	f=$inst/wqrt/modules/$m.ko
 	v=$(modinfo -F vermagic "$f" 2>/dev/null | cut -d' ' -f1)
 	[ "$v" = "$release" ] || bad="$bad $m(${v:-missing})"
