@@ -83,6 +83,8 @@
 #include <linux/wait.h>
 #include <linux/workqueue.h>
 
+#include "wqrt_run.h"
+
 #ifdef TTY_DRIVER_NO_WORKQUEUE
 #define HAVE_FLIP_WQ 1
 #else
@@ -922,7 +924,7 @@ static int run_register_retry(char *args, struct seq_buf *out)
 /* ------------------------------------------------------------------ */
 /* debugfs                                                             */
 
-static int run_cmd(char *args, struct seq_buf *out)
+static ssize_t run_cmd(char *args, struct seq_buf *out)
 {
 	char *cmd = strsep(&args, " \n");
 
@@ -942,35 +944,8 @@ static int run_cmd(char *args, struct seq_buf *out)
 static ssize_t run_write(struct file *file, const char __user *ubuf,
 			 size_t len, loff_t *ppos)
 {
-	struct seq_buf sb;
-	char *args, *res;
-	ssize_t ret;
-
-	if (!len || len > 256)
-		return -EINVAL;
-	args = memdup_user_nul(ubuf, len);
-	if (IS_ERR(args))
-		return PTR_ERR(args);
-	res = kzalloc(RESULT_SIZE, GFP_KERNEL);
-	if (!res) {
-		kfree(args);
-		return -ENOMEM;
-	}
-	seq_buf_init(&sb, res, RESULT_SIZE);
-
-	mutex_lock(&run_mutex);
-	ret = run_cmd(args, &sb);
-	if (!ret) {
-		kfree(last_result);
-		last_result = res;
-		res = NULL;
-		ret = len;
-	}
-	mutex_unlock(&run_mutex);
-
-	kfree(res);
-	kfree(args);
-	return ret;
+	return wqrt_run_write(&run_mutex, &last_result, RESULT_SIZE, ubuf, len,
+			      256, run_cmd);
 }
 
 static ssize_t run_read(struct file *file, char __user *ubuf, size_t len,
