@@ -127,6 +127,7 @@ static struct wdrv gone_drv = {
 	.lock = __MUTEX_INITIALIZER(gone_drv.lock),
 };
 
+#if HAVE_FLIP_WQ
 /* two drivers with the same device names: the second fails to register */
 static struct wdrv retry_blocker = {
 	.name = "ttyWQRTr", .driver_name = "wqrt_tty_block",
@@ -139,6 +140,7 @@ static struct wdrv retry_drv = {
 	.flags = TTY_DRIVER_REAL_RAW,
 	.lock = __MUTEX_INITIALIZER(retry_drv.lock),
 };
+#endif
 
 /* what the receive path saw; reset by each command */
 static struct {
