@@ -178,7 +178,7 @@ static void irq_threads(const char *root, struct irq_scan *s)
 
 /*
  * The device part of a workqueue's name: what a tty flip workqueue
- * ("ttyS-serial", "ttyAMA-ttyAMA") or a driver's own ("vkms_composer")
+ * ("ttyS-serial_8250", "ttyAMA-ttyAMA") or a driver's own ("vkms_composer")
  * starts with, before the first '-' or '_' (or a glob's first special
  * character).
  */

@@ -6,7 +6,7 @@
  *  - a profile's priority at or above the threaded IRQ handler of the
  *    device whose work the workqueue runs (irq/N-NAME, NAME a
  *    /proc/irq/N/ action that the workqueue's name starts with, as the
- *    tty flip workqueue "ttyS-serial" and the handler of ttyS0): the work
+ *    tty flip workqueue "ttyS-serial_8250" and the handler of ttyS0): the work
  *    should run after the handler that queued it;
  *  - RT throttling (sched_rt_runtime_us) and stalld: with throttling off
  *    and no stalld, a looping RT work item starves its CPUs; with it on,

@@ -173,6 +173,22 @@ bool task_is_kworker(const struct task_info *t)
 	       !strncmp(t->comm, "kworker/", 8);
 }
 
+/*
+ * The next entry of dir, or NULL at its end; a listing cut short (readdir
+ * failing) is an error, not an end: *err then holds it.
+ */
+static struct dirent *next_entry(const struct sys_ops *ops, DIR *dir,
+				 int *err)
+{
+	struct dirent *de;
+
+	errno = 0;
+	de = ops->readdir(ops->ctx, dir);
+	if (!de && errno)
+		*err = -errno;
+	return de;
+}
+
 int for_each_kworker_ops(const char *root, const struct sys_ops *ops,
 			 task_visit_fn cb, void *arg)
 {
@@ -188,17 +204,9 @@ int for_each_kworker_ops(const char *root, const struct sys_ops *ops,
 	dir = opendir(path);
 	if (!dir)
 		return -errno;
-	while (!err) {
+	while (!err && (de = next_entry(ops, dir, &err))) {
 		struct task_info t;
 
-		errno = 0;
-		de = ops->readdir(ops->ctx, dir);
-		if (!de) {
-			/* a listing cut short is an error, not an end */
-			if (errno)
-				err = -errno;
-			break;
-		}
 		if (!isdigit((unsigned char)de->d_name[0]))
 			continue;
 		r = task_read(root, atoi(de->d_name), &t);
@@ -269,15 +277,7 @@ int for_each_workqueue_ops(const char *root, const struct sys_ops *ops,
 	 * live here too) with a max_active attribute, which every workqueue
 	 * in sysfs has.
 	 */
-	for (;;) {
-		errno = 0;
-		de = ops->readdir(ops->ctx, dir);
-		if (!de) {
-			/* a listing cut short is an error, not an end */
-			if (errno)
-				err = -errno;
-			break;
-		}
+	while ((de = next_entry(ops, dir, &err))) {
 		r = is_workqueue(ops, path, de->d_name);
 		if (r < 0) {
 			err = r;

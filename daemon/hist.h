@@ -8,7 +8,7 @@
  *
  * An entry of the hist file is one line:
  *
- *   { wq: ttyS-serial          , function: [ffffffff8149f6a0] flush_to_ldisc  , lat: ~ 1000-1009 } hitcount:          3
+ *   { wq: ttyS-serial_8250     , function: [ffffffff8149f6a0] flush_to_ldisc  , lat: ~ 1000-1009 } hitcount:          3
  *
  * keys in the order the trigger named them, each "name: value" and
  * separated by ", " (a string key is padded with blanks); then the values,

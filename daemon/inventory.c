@@ -69,8 +69,10 @@ struct scan_arg {
 
 /*
  * The kind sysfs shows: per_cpu says per-cpu or not; of the others, an
- * ordered workqueue's max_active is read-only (the series makes it so,
- * and a kernel without it keeps ordered workqueues out of sysfs).
+ * ordered workqueue's max_active is read-only and 1 (the series makes it
+ * so, and a kernel without it keeps ordered workqueues out of sysfs). An
+ * unbound workqueue that only workqueue.sysfs= put there has a read-only
+ * max_active too, but the one its driver chose.
  */
 static enum wq_kind sysfs_kind(const char *root, const char *name)
 {
@@ -81,7 +83,8 @@ static enum wq_kind sysfs_kind(const char *root, const char *name)
 	    !read_text(path, buf, sizeof(buf)) && !strcmp(buf, "1"))
 		return WQK_PERCPU;
 	if (!wq_path(path, sizeof(path), root, name, "max_active") &&
-	    !stat(path, &st) && !(st.st_mode & 0222))
+	    !stat(path, &st) && !(st.st_mode & 0222) &&
+	    !read_text(path, buf, sizeof(buf)) && !strcmp(buf, "1"))
 		return WQK_ORDERED;
 	return WQK_UNBOUND;
 }

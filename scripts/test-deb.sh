@@ -118,12 +118,12 @@ dkms build --dkmstree "$tmp/dkmstree" --sourcetree "$tmp/dkms/usr/src" \
 	--kernelsourcedir "$kdir/obj" >"$tmp/dkms.log" 2>&1
 rc=$?
 bad=
-for m in wqrt_test wqrt_flush wqrt_reach; do
+for m in wqrt_test wqrt_flush wqrt_reach wqrt_tty; do
 	f=$(find "$tmp/dkmstree" -name "$m.ko" | head -n 1)
 	v=$(modinfo -F vermagic "$f" 2>/dev/null | cut -d' ' -f1)
 	[ "$v" = "$release" ] || bad="$bad $m"
 done
 [ $rc = 0 ] && [ -z "$bad" ] || sed 's/^/# dkms: /' "$tmp/dkms.log" | tail -n 20
-ktap_test_result "dkms build of $name $ver for $release makes wqrt_test, wqrt_flush, wqrt_reach${bad:+ (bad:$bad)}" \
+ktap_test_result "dkms build of $name $ver for $release makes wqrt_test, wqrt_flush, wqrt_reach, wqrt_tty${bad:+ (bad:$bad)}" \
 	eval '[ $rc = 0 ] && [ -z "$bad" ] && [ -n "$release" ]'
 ktap_finished

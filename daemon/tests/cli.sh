@@ -291,7 +291,7 @@ ktap_test_result "completion: wqrtctl li<TAB> is list" \
 ktap_test_result "completion: wqrtctl la<TAB> is latency" \
 	[ "$(complete_line "$C/wqrtctl" _wqrtctl wqrtctl la)" = latency ]
 ktap_test_result "completion: wqrtctl try WQ rt<TAB> is rtprio=" \
-	[ "$(complete_line "$C/wqrtctl" _wqrtctl wqrtctl try ttyS-serial rt)" = rtprio= ]
+	[ "$(complete_line "$C/wqrtctl" _wqrtctl wqrtctl try ttyS-serial_8250 rt)" = rtprio= ]
 ktap_test_result "completion: wqrtctl status --j<TAB> is --json" \
 	[ "$(complete_line "$C/wqrtctl" _wqrtctl wqrtctl status --j)" = --json ]
 ktap_test_result "completion: wqrtctl list --root <dir>" \

@@ -26,7 +26,7 @@ static int setup(void **state)
 	(void)state;
 	ft_init(&ft);
 	ft_capture_logs();
-	ft_wq(&ft, "ttyS-serial", true);
+	ft_wq(&ft, "ttyS-serial_8250", true);
 	ft_wq(&ft, "writeback", true);
 	/* the 8250's threaded handler of ttyS0 and another device's */
 	ft_task(&ft, 95, 2, "irq/4-ttyS0", SCHED_FIFO, 50, 0, 10);
@@ -90,7 +90,7 @@ static void test_irq_thread_priority(void **state)
 	config_free(cfg);
 
 	/* below the handler: said, and no warning */
-	cfg = load("[wq:ttyS-serial]\npolicy = fifo\nrtprio = 20\n");
+	cfg = load("[wq:ttyS-serial_8250]\npolicy = fifo\nrtprio = 20\n");
 	advice_config(ft.root, cfg, &out);
 	assert_null(line_with(&out, "warning:"));
 	l = line_with(&out, "runs after irq/4-ttyS0");
@@ -99,7 +99,7 @@ static void test_irq_thread_priority(void **state)
 	config_free(cfg);
 
 	/* a normal profile has no priority to compare */
-	cfg = load("[wq:ttyS-serial]\nnice = -10\n");
+	cfg = load("[wq:ttyS-serial_8250]\nnice = -10\n");
 	advice_config(ft.root, cfg, &out);
 	assert_int_equal(out.n, 0);
 	strlist_free(&out);
@@ -136,7 +136,7 @@ static void test_throttling_and_stalld(void **state)
 
 static void test_isolated_cpus(void **state)
 {
-	struct config *cfg = load("[wq:ttyS-serial]\ncpumask = 1-3\n"
+	struct config *cfg = load("[wq:ttyS-serial_8250]\ncpumask = 1-3\n"
 				  "[wq:writeback]\ncpumask = 0\n");
 	struct strlist out = { 0 };
 	const char *l;
@@ -146,7 +146,7 @@ static void test_isolated_cpus(void **state)
 	ft_write(&ft, "/proc/cmdline",
 		 "console=ttyS0 isolcpus=domain,managed_irq,2-3 quiet\n");
 	advice_config(ft.root, cfg, &out);
-	l = line_with(&out, "[wq:ttys-serial] cpumask includes isolated CPU(s) 2-3");
+	l = line_with(&out, "[wq:ttys-serial_8250] cpumask includes isolated CPU(s) 2-3");
 	assert_non_null(l);
 	assert_non_null(strstr(l, "isolcpus=domain,managed_irq,2-3"));
 	assert_null(line_with(&out, "[wq:writeback]"));

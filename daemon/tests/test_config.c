@@ -634,7 +634,7 @@ static void test_dropin_empty(void **state)
 	struct config *c;
 
 	(void)state;
-	dropin("10-example.conf", "; [wq:ttyS-serial]\n; policy = fifo\n", 0644);
+	dropin("10-example.conf", "; [wq:ttyS-serial_8250]\n; policy = fifo\n", 0644);
 	c = load("[wq:main]\nnice = 1\n");
 	assert_non_null(c);
 	assert_int_equal(c->nrules, 1);

@@ -24,7 +24,7 @@ static const char lat_hist[] =
 	"# trigger info: hist:wqrtctl_7_lat1:keys=wq,function.sym,lat.buckets=10:vals=hitcount:sort=hitcount:size=2048 if lat >= 1000 && lat < 10000 [active]\n"
 	"#\n"
 	"\n"
-	"{ wq: ttyS-serial                                       , function: [ffffffff8149f6a0] flush_to_ldisc                                , lat: ~ 1230-1239 } hitcount:          3\n"
+	"{ wq: ttyS-serial_8250                                  , function: [ffffffff8149f6a0] flush_to_ldisc                                , lat: ~ 1230-1239 } hitcount:          3\n"
 	"{ wq: events                                            , function: [ffffffffc0012340] vkms_vblank_simulate [vkms]                    , lat: ~ 9990-9999 } hitcount:          1\n"
 	"\n"
 	"Totals:\n"
@@ -58,7 +58,7 @@ static void test_parse_keys(void **state)
 				    &s, &dropped, why, sizeof(why)),
 			 2);
 	assert_int_equal(s.n, 2);
-	assert_string_equal(s.e[0].key[0], "ttyS-serial");
+	assert_string_equal(s.e[0].key[0], "ttyS-serial_8250");
 	assert_string_equal(s.e[0].key[1], "flush_to_ldisc");
 	assert_int_equal(s.e[0].num[1], 0xffffffff8149f6a0ULL);
 	assert_int_equal(s.e[0].num[2], 1230);

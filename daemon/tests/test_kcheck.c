@@ -36,7 +36,7 @@ static int setup(void **state)
 	ft_write(&ft, "/proc/sys/kernel/version", "#1 SMP PREEMPT_RT\n");
 	ft_write(&ft, "/proc/cmdline",
 		 "console=ttyS0 workqueue.sysfs=netns,vkms_composer quiet\n");
-	ft_wq(&ft, "ttyS-serial", true);
+	ft_wq(&ft, "ttyS-serial_8250", true);
 	return 0;
 }
 
@@ -156,11 +156,11 @@ static void test_no_series(void **state)
 	(void)state;
 	ft_write(&ft, "/boot/config-6.12.48-wqrt", good_config);
 	ft_wq(&ft, "plain_wq", false);
-	rm(WQ_SYSFS_DIR "/ttyS-serial/policy");
-	rm(WQ_SYSFS_DIR "/ttyS-serial/rtprio");
-	rm(WQ_SYSFS_DIR "/ttyS-serial/nr_idle_extra");
-	rm(WQ_SYSFS_DIR "/ttyS-serial/private");
-	rm(WQ_SYSFS_DIR "/ttyS-serial/pool_ids");
+	rm(WQ_SYSFS_DIR "/ttyS-serial_8250/policy");
+	rm(WQ_SYSFS_DIR "/ttyS-serial_8250/rtprio");
+	rm(WQ_SYSFS_DIR "/ttyS-serial_8250/nr_idle_extra");
+	rm(WQ_SYSFS_DIR "/ttyS-serial_8250/private");
+	rm(WQ_SYSFS_DIR "/ttyS-serial_8250/pool_ids");
 	kcheck_run(ft.root, &kc);
 	assert_int_equal(item(&kc, "policy")->state, KC_MISSING);
 	assert_string_equal(item(&kc, "policy")->found,
@@ -183,7 +183,7 @@ static void test_no_series(void **state)
 	fclose(f);
 	assert_non_null(strstr(out, "\"mode\": \"fallback\""));
 	free(out);
-	ft_wq(&ft, "ttyS-serial", true);
+	ft_wq(&ft, "ttyS-serial_8250", true);
 	rm("/boot/config-6.12.48-wqrt");
 }
 
@@ -197,7 +197,7 @@ static void test_part_of_series(void **state)
 
 	(void)state;
 	ft_write(&ft, "/boot/config-6.12.48-wqrt", good_config);
-	rm(WQ_SYSFS_DIR "/ttyS-serial/nr_idle_extra");
+	rm(WQ_SYSFS_DIR "/ttyS-serial_8250/nr_idle_extra");
 	kcheck_run(ft.root, &kc);
 	assert_int_equal(kc.mode, KC_MODE_SYSFS);
 	assert_true(item(&kc, "nr_idle_extra")->required);
@@ -210,7 +210,7 @@ static void test_part_of_series(void **state)
 		out,
 		"\nthis kernel has part of the wqrt series only: 1 attribute(s) missing"));
 	free(out);
-	ft_wq(&ft, "ttyS-serial", true);
+	ft_wq(&ft, "ttyS-serial_8250", true);
 	rm("/boot/config-6.12.48-wqrt");
 }
 

@@ -27,7 +27,7 @@ static int setup(void **state)
 {
 	(void)state;
 	ft_init(&ft);
-	ft_wq(&ft, "ttyS-serial", true);
+	ft_wq(&ft, "ttyS-serial_8250", true);
 	ft_write(&ft, "/proc/kallsyms",
 		 "ffffffff81000000 T _stext\n"
 		 "ffffffff8149f6a0 t flush_to_ldisc\n"
@@ -46,7 +46,7 @@ static int teardown(void **state)
 
 static void test_select_sorts_operands(void **state)
 {
-	char *names[] = { "ttyS-serial", "flush_to_ldisc", "events*" };
+	char *names[] = { "ttyS-serial_8250", "flush_to_ldisc", "events*" };
 	struct lat_sel sel = { 0 };
 	char why[512], filter[512];
 
@@ -54,7 +54,7 @@ static void test_select_sorts_operands(void **state)
 	assert_int_equal(lat_select(ft.root, names, 3, &sel, why, sizeof(why)),
 			 0);
 	assert_int_equal(sel.wqs.n, 2);
-	assert_string_equal(sel.wqs.v[0], "ttyS-serial");
+	assert_string_equal(sel.wqs.v[0], "ttyS-serial_8250");
 	assert_string_equal(sel.wqs.v[1], "events*");
 	assert_int_equal(sel.funcs.n, 1);
 	/* both functions of that name, text symbols only */
@@ -63,7 +63,7 @@ static void test_select_sorts_operands(void **state)
 	lat_filter(&sel, filter, sizeof(filter));
 	assert_string_equal(
 		filter,
-		"workqueue == \"ttyS-serial\" || workqueue ~ \"events*\" || function == 0xffffffff8149f6a0 || function == 0xffffffffc0099990");
+		"workqueue == \"ttyS-serial_8250\" || workqueue ~ \"events*\" || function == 0xffffffff8149f6a0 || function == 0xffffffffc0099990");
 	lat_sel_free(&sel);
 }
 
@@ -108,7 +108,7 @@ static void section(FILE *f, const char *name, const char *keys)
 		name, keys);
 }
 
-#define TTY "{ wq: ttyS-serial                                       , function: [ffffffff8149f6a0] flush_to_ldisc                                , "
+#define TTY "{ wq: ttyS-serial_8250                                  , function: [ffffffff8149f6a0] flush_to_ldisc                                , "
 #define EVT "{ wq: events                                            , function: [ffffffff81111110] vmstat_update                                 , "
 #define EVT2 "{ wq: events                                            , function: [ffffffff81111220] kfree_rcu_work                                , "
 
@@ -173,7 +173,7 @@ static void test_fold_rows(void **state)
 			 0);
 	/* by workqueue: events' two functions in one row; largest first */
 	assert_int_equal(r.n, 2);
-	assert_string_equal(r.rows[0].wq, "ttyS-serial");
+	assert_string_equal(r.rows[0].wq, "ttyS-serial_8250");
 	assert_string_equal(r.rows[0].func, "");
 	assert_int_equal(r.rows[0].count, 100);
 	assert_int_equal(r.rows[0].lat.count, 100);
@@ -326,7 +326,7 @@ static void test_json(void **state)
 	assert_non_null(strstr(out, "{\"schema\": 1, \"seconds\": 5.0, \"by\": \"workqueue\", \"deadline_us\": 1000, \"dropped\": 2, \"rows\": ["));
 	assert_non_null(strstr(
 		out,
-		"{\"workqueue\": \"ttyS-serial\", \"count\": 100, \"p50_us\": 10, \"p99_us\": 999, \"p99_9_us\": 4560, \"max_us\": 4560, \"unmatched\": 0, \"mean_us\": 65.5, \"over_deadline\": 1, \"run_p50_us\": 3, \"run_p99_us\": 3, \"run_max_us\": 3, \"histogram\": [[0, 1, 0], [2, 3, 0], [4, 7, 0], [8, 15, 98]"));
+		"{\"workqueue\": \"ttyS-serial_8250\", \"count\": 100, \"p50_us\": 10, \"p99_us\": 999, \"p99_9_us\": 4560, \"max_us\": 4560, \"unmatched\": 0, \"mean_us\": 65.5, \"over_deadline\": 1, \"run_p50_us\": 3, \"run_p99_us\": 3, \"run_max_us\": 3, \"histogram\": [[0, 1, 0], [2, 3, 0], [4, 7, 0], [8, 15, 98]"));
 	/* no function member when grouped by workqueue */
 	assert_null(strstr(out, "\"function\""));
 	free(out);

@@ -11,7 +11,8 @@
 #  - latency --json --duration 5 counts as many flush_to_ldisc work items
 #    (within 1 %) as the workqueue_execute_start events this test counts
 #    on its own, in a tracefs instance of its own, over a window that holds
-#    all of the traffic;
+#    all of the traffic (a window whose traffic came back lossy or late
+#    under the load is shown and measured again, up to three);
 #  - try (alone, then through a running wqrtd) prints the workqueue's p99
 #    as found and with a fifo profile side by side, and every attribute of
 #    the workqueue is back as it was; where the workqueue is not in sysfs
@@ -101,31 +102,47 @@ ktap_test_result "who shows the kworkers that ran it, with their policy" \
 start_load
 
 # --- latency: its count against this test's own ---
-tr=$TRACEFS/instances/wqrtd-test-count
-mkdir "$tr"
-echo 4096 > "$tr/buffer_size_kb"
-echo 1 > "$tr/events/workqueue/workqueue_execute_start/enable"
-# shellcheck disable=SC2086 # one or two operands
-wqrtctl latency --json --duration 5 --deadline 1000 $LAT_ARGS \
-	> "$TMPD/lat.json" 2> "$TMPD/lat.err" &
-LPID=$!
-wait_line "$TMPD/lat.err" measuring
-# 8 KiB: some 0.7 s at 115200 baud, inside the 5 s window even on TCG;
-# under the load the flip work coalesces (a few ms a run), which leaves
-# some 20 to 80 executions to count (at least 10 asked)
-traffic 8192
-LOOPRC=$?
-# the traffic must end inside the window
-kill -0 "$LPID" 2>/dev/null
-INSIDE=$?
-wait "$LPID"
-LRC=$?
-# the last work items run before the events go off
-sleep 1
-echo 0 > "$tr/events/workqueue/workqueue_execute_start/enable"
-OWN=$(grep -c 'function flush_to_ldisc$' "$tr/trace")
-OVERRUN=$(cat "$tr"/per_cpu/cpu*/stats | awk '/^overrun:/ { n += $2 } END { print n + 0 }')
-rmdir "$tr"
+# measure: one latency --json --duration 5 window with 8 KiB of traffic
+# through the UART and this test's own count of the flip work, in a tracefs
+# instance of its own. Returns 1 when the test's traffic, not wqrtctl,
+# failed: bytes lost (the 16550's FIFO overruns when the TCG host starves
+# the guest) or the traffic ran past the window.
+measure() {
+	inst=$TRACEFS/instances/wqrtd-test-count
+	mkdir "$inst"
+	echo 4096 > "$inst/buffer_size_kb"
+	echo 1 > "$inst/events/workqueue/workqueue_execute_start/enable"
+	# shellcheck disable=SC2086 # one or two operands
+	wqrtctl latency --json --duration 5 --deadline 1000 $LAT_ARGS \
+		> "$TMPD/lat.json" 2> "$TMPD/lat.err" &
+	LPID=$!
+	wait_line "$TMPD/lat.err" measuring
+	# 8 KiB: some 0.7 s at 115200 baud, inside the 5 s window even on
+	# TCG; under the load the flip work coalesces (a few ms a run), which
+	# leaves some 20 to 80 executions to count (at least 10 asked)
+	traffic 8192
+	LOOPRC=$?
+	# the traffic must end inside the window
+	kill -0 "$LPID" 2>/dev/null
+	INSIDE=$?
+	wait "$LPID"
+	LRC=$?
+	# the last work items run before the events go off
+	sleep 1
+	echo 0 > "$inst/events/workqueue/workqueue_execute_start/enable"
+	OWN=$(grep -c 'function flush_to_ldisc$' "$inst/trace")
+	OVERRUN=$(cat "$inst"/per_cpu/cpu*/stats | awk '/^overrun:/ { n += $2 } END { print n + 0 }')
+	rmdir "$inst"
+	[ "$LOOPRC" -eq 0 ] && [ "$INSIDE" -eq 0 ]
+}
+
+# up to three windows: a lossy or late run of the test's own traffic says
+# nothing about wqrtctl, and is shown, not counted
+ATTEMPT=1
+until measure || [ "$ATTEMPT" -eq 3 ]; do
+	ktap_print_msg "window $ATTEMPT: the test's traffic failed (uart_loop $LOOPRC, inside the window: $INSIDE): $(tr '\n' ' ' < "$TMPD/loop.out"); again"
+	ATTEMPT=$((ATTEMPT + 1))
+done
 sed 's/^/#   /' "$TMPD/lat.err" "$TMPD/lat.json"
 ROW=$(grep "\"workqueue\": \"$WQ\", \"function\": \"flush_to_ldisc\"" "$TMPD/lat.json")
 echo "$ROW" > "$TMPD/row"

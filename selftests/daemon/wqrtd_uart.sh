@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-only
 # The IMU-over-UART case (seeds/004): a UART driver's flip buffer
-# workqueue (the 8250's ttyS-serial, the PL011's ttyAMA-ttyAMA), made
+# workqueue (the 8250's ttyS-serial_8250, the PL011's ttyAMA-ttyAMA), made
 # fifo 20 on CPU 0 by wqrtd from a wqrt.conf section; bytes sent through
 # a UART in loopback come back intact, and every
 # flush_to_ldisc() work item that carried them ran in a kworker that was
@@ -29,7 +29,7 @@ fi
 # the tty driver's name and driver_name (8250, amba-pl011)
 case "${UART#/dev/}" in
 ttyAMA*) WQ=ttyAMA-ttyAMA ;;
-*) WQ=ttyS-serial ;;
+*) WQ=ttyS-serial_8250 ;;
 esac
 WQ=${WQRT_UART_WQ:-$WQ}
 LOOP=$(helper uart_loop || helper selftests/uart_loop)

@@ -101,6 +101,8 @@
 #include <linux/wait.h>
 #include <linux/workqueue.h>
 
+#include "wqrt_run.h"
+
 static int ordered_sysfs = -1;
 module_param(ordered_sysfs, int, 0444);
 MODULE_PARM_DESC(ordered_sysfs,
@@ -202,14 +204,6 @@ static int parse_kv(char *buf, struct kv *kvs, int nkv)
 		}
 	}
 	return 0;
-}
-
-/* Copy a user write into a NUL-terminated kernel buffer. */
-static char *dup_user_cmd(const char __user *ubuf, size_t len)
-{
-	if (len == 0 || len > 512)
-		return ERR_PTR(-EINVAL);
-	return memdup_user_nul(ubuf, len);
 }
 
 /* ------------------------------------------------------------------ */
@@ -322,33 +316,9 @@ static ssize_t cmd_write(struct file *file, const char __user *ubuf,
 			 size_t len, loff_t *ppos)
 {
 	struct cmd *c = ((struct seq_file *)file->private_data)->private;
-	struct seq_buf sb;
-	char *args, *res;
-	ssize_t ret;
 
-	args = dup_user_cmd(ubuf, len);
-	if (IS_ERR(args))
-		return PTR_ERR(args);
-	res = kzalloc(RESULT_SIZE, GFP_KERNEL);
-	if (!res) {
-		kfree(args);
-		return -ENOMEM;
-	}
-	seq_buf_init(&sb, res, RESULT_SIZE);
-
-	mutex_lock(&cmd_mutex);
-	ret = c->run(args, &sb);
-	if (ret >= 0) {
-		kfree(c->result);
-		c->result = res;
-		res = NULL;
-		ret = len;
-	}
-	mutex_unlock(&cmd_mutex);
-
-	kfree(res);
-	kfree(args);
-	return ret;
+	return wqrt_run_write(&cmd_mutex, &c->result, RESULT_SIZE, ubuf, len,
+			      512, c->run);
 }
 
 static const struct file_operations cmd_fops = {

@@ -195,13 +195,14 @@ FIXTURE_TEARDOWN(flush)
 static void flush_run(struct __test_metadata *_metadata, char *out,
 		      size_t len, const char *fmt, ...)
 {
-	char args[256];
+	char args[256], rec[1024], *text;
 	va_list ap;
-	int ret;
+	int ret, kfd;
 
 	va_start(ap, fmt);
 	vsnprintf(args, sizeof(args), fmt, ap);
 	va_end(ap);
+	kfd = kmsg_open_at_end();
 	ret = wqrt_write(FLUSH_DBG, args);
 	ASSERT_EQ(0, ret) {
 		TH_LOG("writing '%s' to %s: %s", args, FLUSH_DBG,
@@ -209,6 +210,13 @@ static void flush_run(struct __test_metadata *_metadata, char *out,
 	}
 	ASSERT_LE(0, wqrt_read(FLUSH_DBG, out, len));
 	TH_LOG("%s", out);
+	/* on a failure, what the module logged about the items it counted */
+	while (kfd >= 0 && !kv_pass(out) &&
+	       (text = wqrt_kmsg_next(kfd, rec, sizeof(rec))))
+		if (!strncmp(text, "wqrt_flush: ", strlen("wqrt_flush: ")))
+			TH_LOG("kernel: %.*s", (int)strcspn(text, "\n"), text);
+	if (kfd >= 0)
+		close(kfd);
 }
 
 /* What the user checks: nothing queued before a flush was still pending. */
