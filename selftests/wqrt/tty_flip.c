@@ -16,6 +16,7 @@
  * this program reads them as a user would, gives the driver's workqueue
  * the RT profile through sysfs and asserts on what the module saw.
  */
+#define _GNU_SOURCE
 #include <pthread.h>
 #include <termios.h>
 

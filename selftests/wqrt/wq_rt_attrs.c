@@ -1247,7 +1247,7 @@ TEST_F(rt, in_kernel_reapply_keeps_private_pools)
 			       i + 1, WQ);
 		}
 	}
-	check_probe(_metadata, "unbound", WQ);
+	check_probe(_metadata, "unbound", WQ, SCHED_FIFO, 10, 0);
 	/* and another workqueue's private pools are still apart */
 	ASSERT_EQ(0, set_sched(TWIN, "fifo", 10));
 	ASSERT_EQ(0, wq_set(TWIN, "private", "1"));
