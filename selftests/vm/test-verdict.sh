@@ -72,7 +72,7 @@ expect_verdict() {
 }
 
 ktap_print_header
-ktap_set_plan 14
+ktap_set_plan 17
 full=(--expect full --expected "$tmp/expected")
 bare=(--expect bare --expected "$tmp/expected")
 
@@ -183,6 +183,26 @@ expect_verdict "a program without a line fails and says what to add" 1 \
 printf '[   3.0] CPU: 1 UID: 0 PID: 7 Comm: insmod Not tainted 6.12\n[   3.0] Call Trace:\n[   3.0]  <TASK>\n[   3.0]  dump_stack_lvl+0x5d/0x80\n' >"$tmp/console-trace"
 expect_verdict "a bare dump_stack() (Call Trace) in the console fails the run" 1 \
 	'Call Trace:' good "$tmp/console-trace" "${full[@]}"
+# tty_flip's register_retry makes sysfs dump_stack() on purpose (its
+# ttyWQRTr0 is taken by a blocker): that one trace passes, the same trace
+# for any other name, or a WARNING inside it, does not
+dup_trace() {
+	printf "[   4.0] sysfs: cannot create duplicate filename '/devices/virtual/tty/%s0'\r\n" "$1"
+	printf '[   4.0] CPU: 1 UID: 0 PID: 9 Comm: tty_flip Tainted: G O 6.12\r\n'
+	printf '[   4.0] Call Trace:\r\n[   4.0]  <TASK>\r\n[   4.0]  ? sysfs_warn_dup+0x51/0x5d\r\n'
+	printf '%s' "${2:-}"
+	printf '[   4.0]  </TASK>\r\n'
+	printf '[   4.0] kobject: kobject_add_internal failed for %s0 with -EEXIST, don'"'"'t try to register things with the same name in the same directory.\r\n' "$1"
+}
+dup_trace ttyWQRTr >"$tmp/console-dup"
+expect_verdict "tty_flip's own duplicate-name trace (ttyWQRTr0) passes" 0 \
+	' passed, 0 failed' good "$tmp/console-dup" "${full[@]}"
+dup_trace ttyS >"$tmp/console-dup-other"
+expect_verdict "...the same trace for another device fails" 1 'Call Trace:' \
+	good "$tmp/console-dup-other" "${full[@]}"
+dup_trace ttyWQRTr '[   4.0] WARNING: CPU: 1 PID: 9 at fs/sysfs/dir.c:32\r\n' >"$tmp/console-dup-warn"
+expect_verdict "...and a WARNING inside it fails" 1 'WARNING: CPU: 1' \
+	good "$tmp/console-dup-warn" "${full[@]}"
 printf '[   3.0] ==================================================================\n[   3.0] BUG: KFENCE: use-after-free read in wqrt_test_fn+0x10/0x20\n' >"$tmp/console-kfence"
 expect_verdict "a KFENCE report fails the run" 1 'BUG: KFENCE: use-after-free' \
 	good "$tmp/console-kfence" "${full[@]}"
