@@ -70,7 +70,7 @@ rc() {
 }
 
 ktap_print_header
-ktap_set_plan 21
+ktap_set_plan 24
 
 rc 0 "check of a valid file" "$B/wqrtctl" check "$T/nice.conf"
 rc 10 "status finds drift (nice 0, the file asks -4)" \
@@ -79,8 +79,9 @@ rc 64 "an unknown command" "$B/wqrtctl" frobnicate
 # check-kernel with neither /proc/config.gz nor /boot/config-RELEASE
 rc 66 "check-kernel with no kernel configuration to read" \
 	"$B/wqrtctl" check-kernel --root "$T"
-printf 'CONFIG_SYSFS=y\n# CONFIG_PREEMPT_RT is not set\n' | gzip > "$T/proc/config.gz"
-rc 69 "check-kernel on a kernel without PREEMPT_RT" \
+# PREEMPT_RT is only recommended (wqrtctl(8)): sysfs is required
+printf '# CONFIG_SYSFS is not set\nCONFIG_PREEMPT_RT=y\n' | gzip > "$T/proc/config.gz"
+rc 69 "check-kernel on a kernel without sysfs" \
 	"$B/wqrtctl" check-kernel --root "$T"
 rm "$T/proc/config.gz"
 rc 72 "list where --root has no sysfs workqueue directory" \
@@ -124,6 +125,23 @@ chmod 0644 "$W/nice"
 rc 0 "restore puts the original back" "$B/wqrtctl" restore --root "$T"
 ktap_test_result "...nice 0 again, nothing left to put back" \
 	sh -c "[ \"\$(cat '$W/nice')\" = 0 ] && [ ! -e '$T/run/wqrtd/originals' ]"
+
+# restore as a user on the real root: 77, before it reads anything
+if [ "$(id -u)" = 0 ]; then
+	rc 77 "restore as a user, without --root" \
+		setpriv --reuid=65534 --regid=65534 --clear-groups "$B/wqrtctl" restore
+else
+	rc 77 "restore as a user, without --root" "$B/wqrtctl" restore
+fi
+
+# originals written during another boot: 65, and nothing put back
+mkdir -p "$T/proc/sys/kernel/random"
+echo 11111111-2222-3333-4444-555555555555 > "$T/proc/sys/kernel/random/boot_id"
+printf 'boot 99999999-2222-3333-4444-555555555555\ntty_flip nice 0\n' > "$T/run/wqrtd/originals"
+echo -4 > "$W/nice"
+rc 65 "restore of another boot's originals file" "$B/wqrtctl" restore --root "$T"
+ktap_test_result "...and nothing was put back (nice -4)" nice_is -4
+rm -f "$T/run/wqrtd/originals" "$T/proc/sys/kernel/random/boot_id"
 
 ktap_test_result "every code wqrtctl(8) documents was made to happen ($documented)" \
 	sh -c "for c in $documented; do case ' $tested ' in *\" \$c \"*) ;; *) echo \"# not tested: \$c\"; exit 1 ;; esac; done"
