@@ -6,19 +6,8 @@
 B=${1:?usage: cli.sh BUILDDIR}
 . "$(dirname "$0")/../../selftests/lib/ktap.sh"
 . "$(dirname "$0")/../../selftests/lib/task.sh"
-T=$(mktemp -d /tmp/wqrt-cli.XXXXXX)
-trap 'rm -rf "$T"' EXIT
-
-W=$T/sys/devices/virtual/workqueue/tty_flip
-mkdir -p "$W" "$T/proc/102" "$T/proc/sys/kernel"
-echo 950000 > "$T/proc/sys/kernel/sched_rt_runtime_us"
-for kv in nice=0 cpumask=0000000f "affinity_scope=default (cache)" \
-	  affinity_strict=0 max_active=256 policy=normal rtprio=0 \
-	  nr_idle_extra=0 private=0 pool_ids=0:5; do
-	echo "${kv#*=}" > "$W/${kv%%=*}"
-done
-echo "102 (kworker/R-tty_f) S 2 0 0 0 -1 2097216 0 0 0 0 0 0 0 0 20 0 1 0 77 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 17 1 0 0 0" \
-	> "$T/proc/102/stat"
+. "$(dirname "$0")/fake-root.sh"
+make_fake_root cli
 cat > "$T/good.conf" <<'CONF'
 [profile:rt]
 policy = fifo

@@ -10,21 +10,9 @@ B=${1:?usage: exits.sh BUILDDIR}
 M=$(dirname "$0")/../../man
 . "$(dirname "$0")/../../selftests/lib/ktap.sh"
 . "$(dirname "$0")/../../selftests/lib/task.sh"
-T=$(mktemp -d /tmp/wqrt-exits.XXXXXX)
-trap 'rm -rf "$T"' EXIT
-
-# a fake root: one workqueue, one rescuer, the connector's config
-W=$T/sys/devices/virtual/workqueue/tty_flip
-mkdir -p "$W" "$T/proc/102" "$T/proc/sys/kernel"
-echo 950000 > "$T/proc/sys/kernel/sched_rt_runtime_us"
+. "$(dirname "$0")/fake-root.sh"
+make_fake_root exits
 echo 6.12.48-wqrt > "$T/proc/sys/kernel/osrelease"
-for kv in nice=0 cpumask=0000000f "affinity_scope=default (cache)" \
-	  affinity_strict=0 max_active=256 policy=normal rtprio=0 \
-	  nr_idle_extra=0 private=0 pool_ids=0:5; do
-	echo "${kv#*=}" > "$W/${kv%%=*}"
-done
-echo "102 (kworker/R-tty_f) S 2 0 0 0 -1 2097216 0 0 0 0 0 0 0 0 20 0 1 0 77 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 17 1 0 0 0" \
-	> "$T/proc/102/stat"
 printf '[wq:tty_flip]\nnice = -4\n' > "$T/nice.conf"
 printf '[global]\nrestore_on_exit = no\n[wq:tty_flip]\nnice = -4\n' > "$T/keep.conf"
 printf '[wq:tty_flip]\nrtpri = 20\n' > "$T/bad.conf"
