@@ -11,11 +11,19 @@
 # whole bursts of 8 items). Wider intervals: a comparison is told apart
 # here only if the rounds agree. Python's standard library only;
 # SEED (1) and BOOT (1000) from the environment.
+import importlib.util
 import lzma
 import math
 import os
 import random
 import sys
+
+# the circular blocks within a round are latency-stats.py's own
+_spec = importlib.util.spec_from_file_location(
+	"latency_stats",
+	os.path.join(os.path.dirname(os.path.abspath(__file__)), "latency-stats.py"))
+latency_stats = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(latency_stats)
 
 
 def q(s, p):
@@ -39,21 +47,6 @@ def read(path):
 	return own, burst
 
 
-def blocks(xs, block, rng):
-	n = len(xs)
-	if n <= block:
-		return rng.choices(xs, k=n)
-	ring = xs + xs[:block]
-	out = []
-	k = 0
-	while k < n:
-		s = rng.randrange(n)
-		t = min(block, n - k)
-		out.extend(ring[s:s + t])
-		k += t
-	return out
-
-
 def stats(pairs):
 	"""p50, p99, % > 1 ms, % > 300 us, max of the first of each pair, and
 	% > 1 ms of the second (end to end), None for bursts"""
@@ -73,7 +66,7 @@ def boot(rounds, block, nboot, rng):
 	for _ in range(nboot):
 		out = []
 		for k in [rng.choice(keys) for _ in keys]:
-			out.extend(blocks(rounds[k], block, rng))
+			out.extend(latency_stats.resample([rounds[k]], block, rng))
 		st = stats(out)
 		for i in (0, 1, 2, 3, 5):
 			if st[i] is not None:
