@@ -129,7 +129,7 @@ rt_throughout() {
 }
 
 ktap_print_header
-ktap_set_plan 50
+ktap_set_plan 51
 ktap_print_msg "kernel $(uname -r), systemd $(systemctl --version | head -n 1 | cut -d' ' -f2)"
 
 # The test module as DKMS installs it on a board: modprobe finds it.
