@@ -13,7 +13,6 @@
 # SEED (1) and BOOT (1000) from the environment.
 import importlib.util
 import lzma
-import math
 import os
 import random
 import sys
@@ -26,10 +25,8 @@ latency_stats = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(latency_stats)
 
 
-def q(s, p):
-	"""nearest rank, as latency-stats.py"""
-	n = len(s)
-	return s[min(n - 1, max(0, math.ceil(p * n) - 1))]
+# nearest rank, latency-stats.py's
+q = latency_stats.quantile
 
 
 def read(path):
