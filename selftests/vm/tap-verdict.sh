@@ -74,16 +74,17 @@ console_reports() {
 	}
 	{ print }' "$console"
 }
-splats=$(console_reports | grep -aE "$splat_re" | head -n 5)
+reports=$(console_reports)
+splats=$(grep -aE "$splat_re" <<<"$reports" | head -n 5)
 if [ -n "$splats" ]; then
 	problems+=("the kernel log has BUG/WARNING/lockdep/lockup reports or a call trace (full log: $console):")
 	while IFS= read -r l; do problems+=("    $l"); done <<<"$splats"
 	# The first report in full (to its end marker, 60 lines at most):
 	# where the log is gone, as in CI, its call trace is all one has.
-	first=$(console_reports | grep -anE "$splat_re" | head -n 1 | cut -d: -f1)
+	first=$(grep -anE "$splat_re" <<<"$reports" | head -n 1 | cut -d: -f1)
 	problems+=("the first report:")
 	while IFS= read -r l; do problems+=("  | $l"); done < <(
-		console_reports | sed -n "$first,$((first + 59))p" | tr -d '\r' |
+		sed -n "$first,$((first + 59))p" <<<"$reports" | tr -d '\r' |
 			sed '/---\[ end trace/q')
 fi
 
