@@ -19,8 +19,8 @@ WERROR ?= 1
 
 .PHONY: help all deps kernel kernel-plain kernel-tree kernel-export \
 	checkpatch daemon daemon-test selftests vm-run vm-shell \
-	vm-test check check-vm check-unit demo install clean distclean \
-	kernel-each race-demo flush-mutation e2e fuzz
+	vm-test vm-many-cpus check check-vm check-unit demo install clean distclean \
+	kernel-each race-demo flush-mutation no-policy-demo e2e fuzz board-kernel
 
 help:
 	@echo "wqrt targets:"
@@ -29,21 +29,27 @@ help:
 	@echo "  make deps          install the Debian packages wqrt needs (as root)"
 	@echo "  make kernel        build the patched test kernel (KERNEL=plain: the baseline,"
 	@echo "                    KERNEL=test-arm64: the test kernel for arm64)"
+	@echo "  make board-kernel  a Debian board's kernel as .debs: linux-source-6.12 + the series +"
+	@echo "                    Debian's RT config + board.config, make bindeb-pkg (BOARD_ARCH=arm64:"
+	@echo "                    cross; BOARD_SRC, BOARD_CONFIG: your own; kernel/scripts/board-kernel.sh)"
 	@echo "  make kernel-tree   lay kernel/series as git commits in build/linux"
 	@echo "  make kernel-export write build/linux's commits back to kernel/patches"
 	@echo "  make checkpatch    checkpatch.pl --strict on every patch"
 	@echo "  make kernel-each   build, boot and test the kernel after each patch of the series"
 	@echo "  make race-demo     show the idle-cull test catching the race without the claim patch"
 	@echo "  make flush-mutation show wq_flush catching a lost flush wait without the color sync"
+	@echo "  make no-policy-demo show the VM suite failing by name on a series without its policy attribute"
 	@echo "  make e2e           the user's day in a Debian + systemd VM on the patched kernel"
 	@echo "  make vm-run SCRIPT=path/to/script.sh   run a script in the VM"
 	@echo "  make vm-shell      interactive shell in the VM (Ctrl-a x quits)"
+	@echo "  make vm-many-cpus  the reserve tests on the test kernel with 64 possible CPUs, 2 online"
 	@echo "  make bench         benchmarks: dispatch latency under load, enqueue throughput, flush rates, IMU over UART, wqrtd's reaction time (build/bench/)"
 	@echo "  make bench-cost    what the series costs queue_work() and flushes: counts, then times, plain 6.12 vs the series"
 	@echo "  make install       install wqrtd, wqrtctl, the unit, man pages (DESTDIR, PREFIX)"
 	@echo "  make uninstall     remove what make install installed (same DESTDIR, PREFIX)"
-	@echo "  make deb           the Debian packages wqrtd and wqrt-selftests in build/deb/"
-	@echo "                     (DEB_HOST_ARCH=arm64: cross-built into build/deb-arm64/)"
+	@echo "  make deb           the Debian packages wqrtd, wqrt-selftests and wqrt-selftests-dkms"
+	@echo "                     in build/deb/ (DEB_HOST_ARCH=arm64: cross-built into build/deb-arm64/;"
+	@echo "                     DEB_BUILD_PROFILES=pkg.wqrt.noselftests: wqrtd alone, no kernel source)"
 	@echo "  make fuzz          libFuzzer on wqrtd's parsers, FUZZ_SECONDS (600) per target"
 
 all: daemon kernel selftests
@@ -58,6 +64,12 @@ kernel: deps
 
 kernel-plain: deps
 	@kernel/scripts/build.sh plain
+
+# A Debian board's kernel as packages (kernel/scripts/board-kernel.sh:
+# BOARD_ARCH, BOARD_SRC, BOARD_CONFIG, BOARD_OUT, BOARD_DRY_RUN). No `make
+# deps`: on a board it needs only what it names.
+board-kernel:
+	@kernel/scripts/board-kernel.sh
 
 kernel-tree: deps
 	@kernel/scripts/tree.sh lay
@@ -99,6 +111,14 @@ vm-run: kernel
 vm-shell: kernel
 	@$(VM) shell $(KERNEL)
 
+# The test kernel with 64 possible CPUs, 2 online, as on a large machine:
+# QEMU lists the CPUs it could hot-add as disabled MADT entries, which the
+# test kernel counts as possible (kernel/variants/possible-cpus; 6.12 does
+# not under TCG). No other kernel.
+vm-many-cpus: kernel
+	@WQRT_VM_SMP=2,maxcpus=64 \
+		$(VM) script $(KERNEL) selftests/vm/many-cpus.sh
+
 # The user's day in a Debian 12 VM with systemd as PID 1 on the test kernel.
 e2e: kernel
 	@$(VM) e2e $(KERNEL)
@@ -126,6 +146,14 @@ race-demo: deps daemon
 flush-mutation: deps daemon
 	@WQRT_TREE=$${WQRT_TREE:+$$WQRT_TREE-nosync} kernel/scripts/build.sh flush-nosync
 	@$(VM) script flush-nosync selftests/vm/flush-mutation.sh
+
+# The series without its policy attribute in sysfs
+# (kernel/variants/no-policy), judged as the test kernel: the VM suite must
+# fail and name the programs that lost what they test. The verdict is
+# inverted in the script. Not part of make check.
+no-policy-demo: deps daemon
+	@kernel/scripts/build.sh no-policy
+	@selftests/vm/no-policy-demo.sh
 
 # make check: everything that runs on a plain Linux machine as root. Each
 # stage records "passed failed skipped" under build/results; the last line

@@ -47,7 +47,7 @@ static int write_attr(const struct apply_ctx *ax, const char *wq,
 		      enum wq_attr a, const struct settings *s,
 		      const struct wq_state *st)
 {
-	char path[WQRT_PATH_MAX], val[300];
+	char path[WQRT_PATH_MAX], val[ATTR_TEXT_MAX];
 	int err;
 
 	if (!(st->writable & WA_BIT(a)))
@@ -59,10 +59,10 @@ static int write_attr(const struct apply_ctx *ax, const char *wq,
 	return ax->ops->write_attr(ax->ops->ctx, path, val);
 }
 
-static void persist(const struct apply_ctx *ax)
+static void shrank(const struct apply_ctx *ax)
 {
-	if (ax->persist)
-		ax->persist(ax->arg);
+	if (ax->originals_changed)
+		ax->originals_changed(ax->arg);
 }
 
 /* Put back what was written; returns the attributes that could not be */
@@ -172,15 +172,9 @@ unsigned int wq_record(struct wq_track *t, const struct wq_plan *p)
 	return added;
 }
 
-int wq_apply(const struct apply_ctx *ax, struct wq_track *t,
-	     const struct wq_plan *p)
+void wq_unrecord(struct wq_track *t, unsigned int added)
 {
-	unsigned int added = wq_record(t, p);
-
-	/* the originals go to disk before the first write they guard */
-	if (added)
-		persist(ax);
-	return wq_apply_recorded(ax, t, p, added);
+	t->orig.set &= ~added;
 }
 
 int wq_apply_recorded(const struct apply_ctx *ax, struct wq_track *t,
@@ -223,7 +217,7 @@ int wq_apply_recorded(const struct apply_ctx *ax, struct wq_track *t,
 			 t->name, strerror(-err));
 		t->orig.set &= ~added;
 		if (added)
-			persist(ax);
+			shrank(ax);
 		return -ENOENT;
 	}
 	if (err) {
@@ -232,7 +226,7 @@ int wq_apply_recorded(const struct apply_ctx *ax, struct wq_track *t,
 		stuck = put_back(ax, t->name, done, &p->st);
 		t->orig.set &= ~(added & ~stuck);
 		if (added & ~stuck)
-			persist(ax);
+			shrank(ax);
 		t->failed = true;
 		return err;
 	}
@@ -249,7 +243,7 @@ int wq_apply_recorded(const struct apply_ctx *ax, struct wq_track *t,
 	/* what is back at its original value (read back) needs no restoring */
 	if (t->orig.set & p->restore) {
 		t->orig.set &= ~p->restore;
-		persist(ax);
+		shrank(ax);
 	}
 	t->failed = false;
 	t->err = 0;
@@ -264,9 +258,10 @@ int wq_restore(const struct apply_ctx *ax, struct wq_track *t)
 	memset(&t->want, 0, sizeof(t->want));
 	if (!t->orig.set)
 		return 0;
+	/* nothing to record: every value written is an original */
 	err = plan_wq(ax, t, NULL, &p);
 	if (!err)
-		err = wq_apply(ax, t, &p);
+		err = wq_apply_recorded(ax, t, &p, 0);
 	if (err == -ENOENT)
 		return 0; /* the workqueue went away with its module */
 	return err;
@@ -301,7 +296,8 @@ static void kw_disown(const struct apply_ctx *ax, const struct kw_track *k,
 		      const struct sched_val *target)
 {
 	struct log_ctx lc = { .pid = k->pid, .attr = "policy" };
-	const struct sched_val other = { SCHED_OTHER, 0, 0 };
+	const struct sched_val other = { SCHED_OTHER, 0, 0,
+					 SCHED_FLAG_RESET_ON_FORK };
 	struct task_info t;
 	int err;
 
@@ -330,11 +326,12 @@ static void kw_disown(const struct apply_ctx *ax, const struct kw_track *k,
  * long enough that the pid goes to someone else.
  */
 static int kw_set(const struct apply_ctx *ax, struct kw_track *k,
-		  const struct sched_val *target)
+		  const struct sched_val *want)
 {
 	const struct sys_ops *o = ax->ops;
 	struct log_ctx lc = { .pid = k->pid, .attr = "policy" };
-	struct sched_val now;
+	struct sched_val now, set = *want;
+	const struct sched_val *target = &set;
 	struct task_info t;
 	int fd = -1, err;
 	bool gone;
@@ -348,6 +345,7 @@ static int kw_set(const struct apply_ctx *ax, struct kw_track *k,
 		err = -ESRCH;
 		goto out;
 	}
+	set.flags |= SCHED_FLAG_RESET_ON_FORK;
 	err = o->sched_set(o->ctx, k->pid, target);
 	gone = fd >= 0 && o->pidfd_exited(o->ctx, fd) == 1;
 	if (gone || !kw_same(ax, k, &t)) {
@@ -382,13 +380,19 @@ bool kw_record(struct kw_track *k, const struct kw_plan *p)
 	return true;
 }
 
+void kw_unrecord(struct kw_track *k, bool recorded)
+{
+	if (recorded)
+		k->changed = false;
+}
+
 /* What was recorded for a change that did not happen goes again */
-static void kw_unrecord(const struct apply_ctx *ax, struct kw_track *k,
-			bool recorded)
+static void kw_forget(const struct apply_ctx *ax, struct kw_track *k,
+		      bool recorded)
 {
 	if (recorded) {
-		k->changed = false;
-		persist(ax);
+		kw_unrecord(k, recorded);
+		shrank(ax);
 	}
 }
 
@@ -402,31 +406,24 @@ static int kw_change(const struct apply_ctx *ax, struct kw_track *k,
 		/* not changed (or gone): nothing to put back; a change that
 		 * did not read back (-EIO) keeps its original */
 		if (err != -EIO)
-			kw_unrecord(ax, k, recorded);
+			kw_forget(ax, k, recorded);
 		return err;
 	}
 	k->err = 0;
+	if (p->restore) {
+		lc.msgid = MSGID_RESTORED;
+		log_full(LOG_INFO, &lc, "%s (pid %d): back to %s %d", k->comm,
+			 (int)k->pid, sched_policy_name(p->target.policy),
+			 p->target.rtprio);
+		k->changed = false;
+		shrank(ax);
+		return 1;
+	}
 	lc.msgid = MSGID_APPLIED;
 	log_full(LOG_INFO, &lc, "%s (pid %d): %s %d -> %s %d", k->comm,
 		 (int)k->pid, sched_policy_name(p->cur.policy), p->cur.rtprio,
 		 sched_policy_name(p->target.policy), p->target.rtprio);
 	return 1;
-}
-
-int kw_apply(const struct apply_ctx *ax, struct kw_track *k,
-	     const struct kw_plan *p)
-{
-	bool recorded;
-	int err;
-
-	err = kw_check(ax, k);
-	if (err || !p->drift)
-		return err;
-	/* the original goes to disk before the change it guards */
-	recorded = kw_record(k, p);
-	if (recorded)
-		persist(ax);
-	return kw_change(ax, k, p, recorded);
 }
 
 int kw_apply_recorded(const struct apply_ctx *ax, struct kw_track *k,
@@ -435,10 +432,17 @@ int kw_apply_recorded(const struct apply_ctx *ax, struct kw_track *k,
 	int err = kw_check(ax, k);
 
 	if (err) {
-		kw_unrecord(ax, k, recorded);
+		kw_forget(ax, k, recorded);
 		return err;
 	}
-	return p->drift ? kw_change(ax, k, p, recorded) : 0;
+	if (p->drift)
+		return kw_change(ax, k, p, recorded);
+	/* already back: nothing to keep */
+	if (p->restore) {
+		k->changed = false;
+		shrank(ax);
+	}
+	return 0;
 }
 
 int kw_restore(const struct apply_ctx *ax, struct kw_track *k)
@@ -463,6 +467,6 @@ int kw_restore(const struct apply_ctx *ax, struct kw_track *k)
 			 k->orig.rtprio);
 	}
 	k->changed = false;
-	persist(ax);
+	shrank(ax);
 	return 0;
 }

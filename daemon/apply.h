@@ -15,34 +15,32 @@
 bool apply_err_transient(int err);
 
 /*
- * Bring the workqueue to p->target. A failing write or a read-back that
- * differs puts back every attribute written in this call and returns
- * -errno; t->orig only grows with what was really changed.
- */
-int wq_apply(const struct apply_ctx *ax, struct wq_track *t,
-	     const struct wq_plan *p);
-/*
- * wq_apply() in two steps, for a pass that persists once for many
- * workqueues: wq_record() puts the originals of what p changes in
- * t->orig and returns the attributes it added; the caller persists them,
- * then wq_apply_recorded() writes (and takes back what it added and did
- * not change).
+ * Bringing a workqueue to p->target takes two steps, so that a pass saves
+ * the originals of all its writes once, before any of them: wq_record()
+ * puts the originals of what p changes in t->orig and returns the
+ * attributes it added; the caller saves them, then wq_apply_recorded()
+ * writes. A failing write or a read-back that differs puts back every
+ * attribute written in this call and returns -errno; what it added and
+ * did not change is taken back. When the save fails, wq_unrecord() takes
+ * back what was added, and nothing is written.
  */
 unsigned int wq_record(struct wq_track *t, const struct wq_plan *p);
+void wq_unrecord(struct wq_track *t, unsigned int added);
 int wq_apply_recorded(const struct apply_ctx *ax, struct wq_track *t,
 		      const struct wq_plan *p, unsigned int added);
 /* Plan putting back every attribute wqrtd changed, and apply it. */
 int wq_restore(const struct apply_ctx *ax, struct wq_track *t);
 
 /*
- * Bring the kworker to p->target, if it is still the task k was made
- * for. 0 when nothing was to do, 1 when it was changed, -ESRCH when it is
- * gone or its pid reused, other -errno.
+ * The same for a kworker: kw_record() records k's original (true when it
+ * did), the caller saves it, kw_apply_recorded() brings the kworker to
+ * p->target if it is still the task k was made for: 0 when nothing was
+ * to do, 1 when it was changed, -ESRCH when it is gone or its pid
+ * reused, other -errno. A plan that puts the original back (p->restore)
+ * forgets it once it is confirmed. kw_unrecord() takes a record back.
  */
-int kw_apply(const struct apply_ctx *ax, struct kw_track *k,
-	     const struct kw_plan *p);
-/* The same in two steps: true when kw_record() recorded k's original */
 bool kw_record(struct kw_track *k, const struct kw_plan *p);
+void kw_unrecord(struct kw_track *k, bool recorded);
 int kw_apply_recorded(const struct apply_ctx *ax, struct kw_track *k,
 		      const struct kw_plan *p, bool recorded);
 int kw_restore(const struct apply_ctx *ax, struct kw_track *k);

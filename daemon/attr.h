@@ -31,6 +31,13 @@ enum wq_policy {
 	POLICY_RR,
 };
 
+/*
+ * Room for any attribute as sysfs writes it: a cpumask of WQRT_MAX_CPUS
+ * in hex, a comma every 32 bits. (A person's cpulist can be longer; it is
+ * only shown, cut where it must be.)
+ */
+#define ATTR_TEXT_MAX (WQRT_MAX_CPUS / 4 + WQRT_MAX_CPUS / 32 + 64)
+
 struct settings {
 	unsigned int set; /* WA_BIT()s that carry a value */
 	long val[WA_NR];

@@ -2,6 +2,8 @@
 #include "config.h"
 #include "common.h"
 #include "discover.h"
+#include "htab.h"
+#include "inventory.h"
 #include "log.h"
 
 #include <ctype.h>
@@ -17,23 +19,70 @@
 #include <fcntl.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <unistd.h>
 
 /*
  * iniparser keeps no line numbers and folds section and key names to lower
  * case. The line map below is a scan of the file for "[section]" and
  * "key =" lines, used only to point error messages at the right line.
+ * Indexed by (section, key): a look-up per error and per section, not a
+ * walk over the file (32k sections took 30 s to check).
  */
 struct line_ent {
 	char *section;
 	char *key; /* NULL for the section header itself */
-	int line;
+	int line; /* a header's first line, a key's last (the value kept) */
 };
 
 struct line_map {
 	struct line_ent *v;
 	size_t n;
+	struct htab ix; /* v by (section, key) */
 };
+
+struct line_key {
+	const char *section;
+	const char *key;
+};
+
+/*
+ * v, an array of n elements of size bytes, with room for one more: its
+ * room doubles when n reaches a power of two (a realloc per element made
+ * a file of 32k sections quadratic to read). NULL when out of memory; v
+ * is kept.
+ */
+static void *grow(void *v, size_t n, size_t size)
+{
+	if (n && (n & (n - 1)))
+		return v;
+	return realloc(v, (n ? 2 * n : 1) * size);
+}
+
+static uint32_t line_hash(const char *sec, const char *key)
+{
+	uint32_t h = htab_hash_str(sec);
+
+	return key ? h * 31 + htab_hash_str(key) : h;
+}
+
+static bool line_eq(const void *ctx, int idx, const void *key)
+{
+	const struct line_ent *e = &((const struct line_map *)ctx)->v[idx];
+	const struct line_key *k = key;
+
+	if (strcmp(e->section, k->section))
+		return false;
+	return k->key ? e->key && !strcmp(e->key, k->key) : !e->key;
+}
+
+static int line_find(const struct line_map *m, const char *sec,
+		     const char *key)
+{
+	struct line_key k = { sec, key };
+
+	return htab_lookup(&m->ix, line_hash(sec, key), line_eq, m, &k, m->n);
+}
 
 static char *trim_lower(const char *s, size_t len)
 {
@@ -52,11 +101,20 @@ static char *trim_lower(const char *s, size_t len)
 	return out;
 }
 
+/* A key seen again keeps its last line, which holds the value kept */
 static void line_map_add(struct line_map *m, const char *sec, char *key,
 			 int line)
 {
-	struct line_ent *v = realloc(m->v, (m->n + 1) * sizeof(*v));
+	struct line_ent *v;
+	int i = line_find(m, sec, key);
 
+	if (i >= 0) {
+		if (key)
+			m->v[i].line = line;
+		free(key);
+		return;
+	}
+	v = grow(m->v, m->n, sizeof(*v));
 	if (!v) {
 		free(key);
 		return;
@@ -65,6 +123,11 @@ static void line_map_add(struct line_map *m, const char *sec, char *key,
 	v[m->n].section = strdup(sec);
 	v[m->n].key = key;
 	v[m->n].line = line;
+	if (!v[m->n].section) {
+		free(key);
+		return;
+	}
+	htab_add(&m->ix, line_hash(sec, key), m->n);
 	m->n++;
 }
 
@@ -78,73 +141,51 @@ static void line_map_build(struct line_map *m, const char *text, size_t len,
 			   const char *path, struct strlist *empty_errors,
 			   struct strlist *errors)
 {
-	char *line = NULL, *sec = strdup("");
-	size_t cap = 0;
-	int nr = 0, sections = 0;
-	FILE *f = fmemopen((void *)text, len ? len : 1, "r");
+	const char *p = text, *end = text + len, *eol, *close;
+	char *sec = strdup("");
+	int nr = 0, sections = 0, first;
 
-	if (!f || !sec) {
-		free(sec);
-		if (f)
-			fclose(f);
-		return;
-	}
-	while (len && getline(&line, &cap, f) > 0) {
-		char *p = line, *end;
-
+	while (sec && p < end) {
+		eol = memchr(p, '\n', end - p);
+		if (!eol)
+			eol = end;
 		nr++;
-		while (isspace((unsigned char)*p))
+		while (p < eol && isspace((unsigned char)*p))
 			p++;
-		if (*p == '[' && (end = strrchr(p, ']'))) {
-			int first;
-
+		if (p < eol && *p == '[' &&
+		    (close = memrchr(p, ']', eol - p))) {
 			free(sec);
-			sec = trim_lower(p + 1, end - p - 1);
+			sec = trim_lower(p + 1, close - p - 1);
 			if (!sec)
 				break;
 			sections++;
-			first = 0;
-			for (size_t i = 0; i < m->n && !first; i++)
-				if (!m->v[i].key && !strcmp(m->v[i].section, sec))
-					first = m->v[i].line;
-			if (first)
+			first = line_find(m, sec, NULL);
+			if (first >= 0)
 				strlist_add(
 					errors,
 					"%s:%d: [%s]: the section appears again (first on line %d; names are folded to lower case)",
-					path, nr, sec, first);
+					path, nr, sec, m->v[first].line);
 			else
 				line_map_add(m, sec, NULL, nr);
-		} else if (*p && *p != ';' && *p != '#' &&
-			   (end = strchr(p, '='))) {
-			line_map_add(m, sec, trim_lower(p, end - p), nr);
+		} else if (p < eol && *p != ';' && *p != '#' &&
+			   (close = memchr(p, '=', eol - p))) {
+			line_map_add(m, sec, trim_lower(p, close - p), nr);
 		}
+		p = eol + 1;
 	}
 	if (!sections && empty_errors)
 		strlist_add(empty_errors,
 			    "%s:1: the file has no section: nothing to apply",
 			    path);
-	free(line);
 	free(sec);
-	fclose(f);
 }
 
 /* Section header: first line. Key: last line (the value iniparser kept). */
 static int line_of(const struct line_map *m, const char *sec, const char *key)
 {
-	int line = 0;
-	size_t i;
+	int i = line_find(m, sec, key);
 
-	for (i = 0; i < m->n; i++) {
-		const struct line_ent *e = &m->v[i];
-
-		if (strcmp(e->section, sec))
-			continue;
-		if (!key && !e->key)
-			return e->line;
-		if (key && e->key && !strcmp(e->key, key))
-			line = e->line;
-	}
-	return line;
+	return i < 0 ? 0 : m->v[i].line;
 }
 
 static void line_map_free(struct line_map *m)
@@ -156,28 +197,90 @@ static void line_map_free(struct line_map *m)
 		free(m->v[i].key);
 	}
 	free(m->v);
+	htab_free(&m->ix);
 }
 
-/* One file of the configuration, parsed */
+/* An entry iniparser read: "section:key" (folded) and its value */
+struct conf_ent {
+	const char *key;
+	const char *val;
+};
+
+/*
+ * A section of one file and its keys, in file order; keys before any
+ * section are in the one named "" (iniparser's ":key").
+ */
+struct conf_sec {
+	const char *name;
+	size_t *keys; /* indices into the file's ents */
+	size_t nkeys;
+};
+
+/*
+ * One file of the configuration, parsed. iniparser finds a key by walking
+ * its whole dictionary, so a file is read into one dictionary per chunk
+ * of CHUNK_LINES lines (cut at section lines), and its entries are indexed
+ * here: checking a file takes time linear in its size.
+ */
 struct conf_file {
 	char *path;
 	char *text; /* as read: what wqrtd holds, for wqrtctl status */
 	size_t len;
-	dictionary *d; /* NULL: it could not be parsed */
+	bool parsed; /* false: it could not be parsed */
+	dictionary **dicts;
+	size_t ndicts;
+	struct conf_ent *ents;
+	size_t nents;
+	struct conf_sec *secs; /* in the order they first appear */
+	size_t nsecs;
+	struct htab sec_ix; /* secs by name */
 	struct line_map lines;
 };
 
 struct loader {
-	/* the file being read: path, dictionary and line map */
+	/* the file being read */
 	const char *path;
 	const char *root;
-	dictionary *d;
-	struct line_map lines;
+	const struct conf_file *f;
 	struct strlist *errors;
 	struct config *c;
 	struct rule *profiles;
 	size_t nprofiles;
+	struct htab profile_ix; /* profiles by section */
+	struct htab rule_ix; /* c->rules by section */
 };
+
+static bool sec_eq(const void *ctx, int idx, const void *key)
+{
+	return !strcmp(((const struct conf_file *)ctx)->secs[idx].name, key);
+}
+
+static struct conf_sec *sec_find(const struct conf_file *f, const char *name)
+{
+	int i = htab_lookup(&f->sec_ix, htab_hash_str(name), sec_eq, f, name,
+			    f->nsecs);
+
+	return i < 0 ? NULL : &f->secs[i];
+}
+
+/* The key of entry e of section s: what follows "section:" */
+static const char *ent_key(const struct conf_sec *s, const struct conf_ent *e)
+{
+	return e->key + strlen(s->name) + 1;
+}
+
+/* The value of key in section sec of the file being read, or NULL */
+static const char *conf_value(const struct loader *ld, const char *sec,
+			      const char *key)
+{
+	const struct conf_sec *s = sec_find(ld->f, sec);
+	size_t i;
+
+	for (i = 0; s && i < s->nkeys; i++)
+		if (!strcmp(ent_key(s, &ld->f->ents[s->keys[i]]), key))
+			return ld->f->ents[s->keys[i]].val;
+	return NULL;
+}
 
 static void error_at(struct loader *ld, const char *sec, const char *key,
 		     const char *fmt, ...)
@@ -194,23 +297,20 @@ static void error_at(struct loader *ld, const char *sec, const char *key,
 	vsnprintf(why, sizeof(why), fmt, ap);
 	va_end(ap);
 	if (key && sec && *sec) {
-		char full[512];
+		const char *val = conf_value(ld, sec, key);
 
-		snprintf(full, sizeof(full), "%s:%s", sec, key);
 		snprintf(what, sizeof(what), "[%s] %s = %s", sec, key,
-			 iniparser_getstring(ld->d, full, ""));
+			 val ? val : "");
 	} else if (key) {
 		/* a key before any section: iniparser stores it as ":key" */
-		char full[512];
+		const char *val = conf_value(ld, "", key);
 
-		snprintf(full, sizeof(full), ":%s", key);
-		snprintf(what, sizeof(what), "%s = %s", key,
-			 iniparser_getstring(ld->d, full, ""));
+		snprintf(what, sizeof(what), "%s = %s", key, val ? val : "");
 	} else {
 		snprintf(what, sizeof(what), "[%s]", sec);
 	}
 	strlist_add(ld->errors, "%s:%d: %s: %s", ld->path,
-		    line_of(&ld->lines, sec ? sec : "", key), what, why);
+		    line_of(&ld->f->lines, sec ? sec : "", key), what, why);
 }
 
 /* " (did you mean `x`?)" for the closest candidate within 2 edits */
@@ -259,47 +359,28 @@ static bool is_global_key(const char *key)
 	return false;
 }
 
-/* Iterate the keys of one section: "sec:key" entries with a value. */
-#define for_each_key(ld, sec, i, k)                       \
-	for (i = 0; i < (ld)->d->size; i++)               \
-		if ((ld)->d->key[i] && (ld)->d->val[i] && \
-		    (k = key_in_section(ld, (ld)->d->key[i], sec)))
-
-/* Key part of entry if it belongs to sec (longest matching section wins) */
-static const char *key_in_section(struct loader *ld, const char *entry,
-				  const char *sec)
-{
-	size_t len = strlen(sec), best = 0;
-	ssize_t i;
-
-	if (strncmp(entry, sec, len) || entry[len] != ':')
-		return NULL;
-	/* "wq:a:b" could be key b of [wq:a] or key a:b of [wq] */
-	for (i = 0; i < ld->d->size; i++) {
-		const char *s = ld->d->key[i];
-		size_t l;
-
-		if (!s || ld->d->val[i])
-			continue;
-		l = strlen(s);
-		if (l > best && !strncmp(entry, s, l) && entry[l] == ':')
-			best = l;
-	}
-	return best == len ? entry + len + 1 : NULL;
-}
+/*
+ * Iterate the keys of section s (a struct conf_sec *, or NULL): k is the
+ * key, v its value.
+ */
+#define for_each_key(ld, s, i, k, v)                                   \
+	for (i = 0; (s) && i < (s)->nkeys &&                           \
+		    ((k) = ent_key((s), &(ld)->f->ents[(s)->keys[i]]), \
+		    (v) = (ld)->f->ents[(s)->keys[i]].val, true);          \
+	     i++)
 
 static void load_global(struct loader *ld, const char *sec)
 {
+	const struct conf_sec *s = sec_find(ld->f, sec);
 	struct config *c = ld->c;
 	const char *key, *val;
 	char h[64];
-	ssize_t i;
+	size_t i;
 	long v;
 	bool b;
 
-	for_each_key(ld, sec, i, key)
+	for_each_key(ld, s, i, key, val)
 	{
-		val = ld->d->val[i];
 		if (!strcmp(key, "log_level")) {
 			int l = log_level_parse(val);
 
@@ -335,14 +416,27 @@ static void load_global(struct loader *ld, const char *sec)
 	}
 }
 
+static bool profile_eq(const void *ctx, int idx, const void *key)
+{
+	return !strcmp(((const struct loader *)ctx)->profiles[idx].section,
+		       key);
+}
+
+static bool rule_eq(const void *ctx, int idx, const void *key)
+{
+	return !strcmp(((const struct loader *)ctx)->c->rules[idx].section,
+		       key);
+}
+
 static const struct rule *find_profile(struct loader *ld, const char *name)
 {
-	size_t i;
+	char sec[512];
+	int i;
 
-	for (i = 0; i < ld->nprofiles; i++)
-		if (!strcmp(ld->profiles[i].pattern, name))
-			return &ld->profiles[i];
-	return NULL;
+	snprintf(sec, sizeof(sec), "profile:%s", name);
+	i = htab_lookup(&ld->profile_ix, htab_hash_str(sec), profile_eq, ld,
+			sec, ld->nprofiles);
+	return i < 0 ? NULL : &ld->profiles[i];
 }
 
 static void profile_hint(struct loader *ld, const char *name, char *h,
@@ -363,15 +457,14 @@ static void profile_hint(struct loader *ld, const char *name, char *h,
 /* Read the attribute keys of one section into r->s (over what is there) */
 static void load_keys(struct loader *ld, struct rule *r, bool is_profile)
 {
-	const char *key, *why;
+	const struct conf_sec *s = sec_find(ld->f, r->section);
+	const char *key, *why, *val;
 	char h[64];
-	ssize_t i;
+	size_t i;
 	int a;
 
-	for_each_key(ld, r->section, i, key)
+	for_each_key(ld, s, i, key, val)
 	{
-		const char *val = ld->d->val[i];
-
 		if (!strcmp(key, "profile")) {
 			if (is_profile)
 				error_at(
@@ -409,10 +502,8 @@ static void load_keys(struct loader *ld, struct rule *r, bool is_profile)
 static const char *origin_key(struct loader *ld, const struct rule *r,
 			      enum wq_attr a)
 {
-	char full[512];
-
-	snprintf(full, sizeof(full), "%s:%s", r->section, attr_name(a));
-	return iniparser_find_entry(ld->d, full) ? attr_name(a) : "profile";
+	return conf_value(ld, r->section, attr_name(a)) ? attr_name(a) :
+							  "profile";
 }
 
 static void check_rule(struct loader *ld, struct rule *r)
@@ -451,7 +542,7 @@ static void check_rule(struct loader *ld, struct rule *r)
 static struct rule *new_rule(struct rule **v, size_t *n, const char *sec,
 			     enum rule_kind kind, int line)
 {
-	struct rule *r = realloc(*v, (*n + 1) * sizeof(*r));
+	struct rule *r = grow(*v, *n, sizeof(*r));
 
 	if (!r)
 		return NULL;
@@ -477,16 +568,16 @@ static void load_rule(struct loader *ld, const char *sec, enum rule_kind kind)
 	const struct rule *p;
 	const char *pname;
 	struct rule *r;
-	char full[512], h[64];
+	char h[64];
 	size_t before;
 
 	r = new_rule(&c->rules, &c->nrules, sec, kind,
-		     line_of(&ld->lines, sec, NULL));
+		     line_of(&ld->f->lines, sec, NULL));
 	if (!r || !r->section)
 		return;
+	htab_add(&ld->rule_ix, htab_hash_str(r->section), c->nrules - 1);
 	r->file = strdup(ld->path);
-	snprintf(full, sizeof(full), "%s:profile", sec);
-	pname = iniparser_getstring(ld->d, full, NULL);
+	pname = conf_value(ld, sec, "profile");
 	if (pname) {
 		p = find_profile(ld, pname);
 		if (!p) {
@@ -539,22 +630,13 @@ static bool section_is(const char *sec, const char *type)
 	return !strncmp(sec, type, l) && sec[l] == ':' && sec[l + 1];
 }
 
-/* A section already defined in an earlier file: where, or NULL */
-static const struct rule *defined_before(const struct rule *v, size_t n,
-					 const char *sec)
-{
-	size_t i;
-
-	for (i = 0; i < n; i++)
-		if (!strcmp(v[i].section, sec))
-			return &v[i];
-	return NULL;
-}
-
-static bool duplicate(struct loader *ld, const struct rule *v, size_t n,
+/* A section already defined in an earlier file: say where, and skip it */
+static bool duplicate(struct loader *ld, const struct htab *ix,
+		      htab_eq_fn eq, const struct rule *v, size_t n,
 		      const char *sec)
 {
-	const struct rule *first = defined_before(v, n, sec);
+	int i = htab_lookup(ix, htab_hash_str(sec), eq, ld, sec, n);
+	const struct rule *first = i < 0 ? NULL : &v[i];
 
 	if (!first)
 		return false;
@@ -566,38 +648,38 @@ static bool duplicate(struct loader *ld, const struct rule *v, size_t n,
 /* The current file's keys outside sections, section names and [global] */
 static void load_header(struct loader *ld)
 {
-	dictionary *d = ld->d;
-	ssize_t i;
+	const struct conf_sec *s = sec_find(ld->f, "");
+	size_t i;
 
 	/* keys before the first section */
-	for (i = 0; i < d->size; i++)
-		if (d->key[i] && d->val[i] && d->key[i][0] == ':')
-			error_at(ld, NULL, d->key[i] + 1,
-				 "key outside of any section");
-	for (i = 0; i < d->size; i++)
-		if (d->key[i] && !d->val[i])
-			check_section_name(ld, d->key[i]);
+	for (i = 0; s && i < s->nkeys; i++)
+		error_at(ld, NULL, ent_key(s, &ld->f->ents[s->keys[i]]),
+			 "key outside of any section");
+	for (i = 0; i < ld->f->nsecs; i++)
+		if (*ld->f->secs[i].name)
+			check_section_name(ld, ld->f->secs[i].name);
 	/* a later file's [global] keys win over an earlier one's */
-	for (i = 0; i < d->size; i++)
-		if (d->key[i] && !d->val[i] && !strcmp(d->key[i], "global"))
-			load_global(ld, d->key[i]);
+	if (sec_find(ld->f, "global"))
+		load_global(ld, "global");
 }
 
 static void load_profiles(struct loader *ld)
 {
-	dictionary *d = ld->d;
-	ssize_t i;
+	const char *name;
+	struct rule *p;
+	size_t i;
 
-	for (i = 0; i < d->size; i++) {
-		struct rule *p;
-
-		if (!d->key[i] || d->val[i] ||
-		    !section_is(d->key[i], "profile") ||
-		    duplicate(ld, ld->profiles, ld->nprofiles, d->key[i]))
+	for (i = 0; i < ld->f->nsecs; i++) {
+		name = ld->f->secs[i].name;
+		if (!section_is(name, "profile") ||
+		    duplicate(ld, &ld->profile_ix, profile_eq, ld->profiles,
+			      ld->nprofiles, name))
 			continue;
-		p = new_rule(&ld->profiles, &ld->nprofiles, d->key[i], RULE_WQ,
-			     line_of(&ld->lines, d->key[i], NULL));
+		p = new_rule(&ld->profiles, &ld->nprofiles, name, RULE_WQ,
+			     line_of(&ld->f->lines, name, NULL));
 		if (p && p->section) {
+			htab_add(&ld->profile_ix, htab_hash_str(p->section),
+				 ld->nprofiles - 1);
 			p->file = strdup(ld->path);
 			load_keys(ld, p, true);
 		}
@@ -607,23 +689,26 @@ static void load_profiles(struct loader *ld)
 
 static void load_rules(struct loader *ld)
 {
-	dictionary *d = ld->d;
-	ssize_t i;
+	const char *name;
+	size_t i;
 
-	for (i = 0; i < d->size; i++) {
-		if (!d->key[i] || d->val[i] ||
-		    duplicate(ld, ld->c->rules, ld->c->nrules, d->key[i]))
+	for (i = 0; i < ld->f->nsecs; i++) {
+		name = ld->f->secs[i].name;
+		if (duplicate(ld, &ld->rule_ix, rule_eq, ld->c->rules,
+			      ld->c->nrules, name))
 			continue;
-		if (section_is(d->key[i], "wq"))
-			load_rule(ld, d->key[i], RULE_WQ);
-		else if (section_is(d->key[i], "kworker"))
-			load_rule(ld, d->key[i], RULE_KWORKER);
+		if (section_is(name, "wq"))
+			load_rule(ld, name, RULE_WQ);
+		else if (section_is(name, "kworker"))
+			load_rule(ld, name, RULE_KWORKER);
 	}
 }
 
 /* iniparser reports syntax errors through this callback */
 static struct strlist *syntax_errors;
 static const char *syntax_path;
+/* the line of the file before the chunk iniparser reads */
+static int syntax_line_offset;
 
 /* One call per error: "iniparser: syntax error in FILE (LINE):\n-> TEXT\n" */
 static int syntax_cb(const char *fmt, ...)
@@ -646,8 +731,8 @@ static int syntax_cb(const char *fmt, ...)
 		why = "syntax error: nothing may follow `]` on a section line, not even a comment";
 	else if (!strchr(text, '='))
 		why = "syntax error: expected `key = value` or `[section]`";
-	strlist_add(syntax_errors, "%s:%d: %s: %s", syntax_path, line, text,
-		    why);
+	strlist_add(syntax_errors, "%s:%d: %s: %s", syntax_path,
+		    line + syntax_line_offset, text, why);
 	return 0;
 }
 
@@ -673,13 +758,7 @@ static void throttle_warning(struct loader *ld)
 	}
 }
 
-static int add_wq_name(const char *name, void *arg)
-{
-	strlist_add(arg, "%s", name);
-	return 0;
-}
-
-static bool rule_matches(const struct rule *r, const char *name)
+bool config_rule_matches(const struct rule *r, const char *name)
 {
 	return r->glob ? !fnmatch(r->pattern, name, FNM_CASEFOLD) :
 			 !strcasecmp(r->pattern, name);
@@ -688,33 +767,12 @@ static bool rule_matches(const struct rule *r, const char *name)
 /*
  * A [wq:] section that matches no workqueue in sysfs now: a typo, a
  * workqueue the kernel keeps out of sysfs, or one whose module is not
- * loaded yet. A warning, not an error: the module may come later. Where
- * sysfs cannot be listed (a build machine), nothing can be said.
+ * loaded yet; a [kworker:] section that matches no kworker. Warnings, not
+ * errors: the module may come later. inventory.c says which it is.
  */
 static void unmatched_warning(struct loader *ld)
 {
-	struct strlist names = { 0 };
-	size_t i, j;
-
-	if (for_each_workqueue(ld->root, add_wq_name, &names)) {
-		strlist_free(&names);
-		return;
-	}
-	for (i = 0; i < ld->c->nrules; i++) {
-		const struct rule *r = &ld->c->rules[i];
-
-		if (r->kind != RULE_WQ)
-			continue;
-		for (j = 0; j < names.n && !rule_matches(r, names.v[j]); j++)
-			;
-		if (j == names.n)
-			strlist_add(
-				&ld->c->warnings,
-				"%s:%d: [%s]: matches no workqueue in " WQ_SYSFS_DIR
-				" now (not loaded yet, or out of reach: see wqrtctl list --all)",
-				r->file, r->line, r->section);
-	}
-	strlist_free(&names);
+	inventory_warn_unmatched(ld->root, ld->c, &ld->c->warnings);
 }
 
 /* iniparser's line buffer: longer lines are an error it reports badly */
@@ -722,18 +780,52 @@ static void unmatched_warning(struct loader *ld)
 #define FILE_MAX_BYTES (1 << 20)
 
 /*
- * Open path once and check it can be trusted: a regular file, owned by
- * root (or by whoever runs this, for tests as a user), that neither group
- * nor others can write. Its text in *text. 0, or an error added.
+ * The directory that holds path (symbolic links followed), checked as
+ * the file is: whoever can write it can put another file in its place.
+ * 0, or -1 (error added). A path that does not resolve is left to open(),
+ * which says why.
+ */
+static int check_dir_of(const char *path, struct strlist *errors)
+{
+	char *real = realpath(path, NULL), *slash, why[WQRT_PATH_MAX + 160];
+	struct stat st;
+	int err = 0;
+
+	if (!real)
+		return 0;
+	slash = strrchr(real, '/');
+	if (slash)
+		*(slash == real ? slash + 1 : slash) = '\0';
+	if (stat(real, &st)) {
+		strlist_add(errors, "%s: cannot stat: %s", real,
+			    strerror(errno));
+		err = -1;
+	} else if (trust_check(real, &st, why, sizeof(why))) {
+		strlist_add(errors, "%s: %s", real, why);
+		err = -1;
+	}
+	free(real);
+	return err;
+}
+
+/*
+ * Open path once and check it can be trusted: in a directory that can be
+ * trusted, a regular file, owned by root (or by whoever runs this, for
+ * tests as a user), that neither group nor others can write. Opened
+ * without blocking: a FIFO is refused, not waited on. Its text in *text.
+ * 0, or an error added.
  */
 static int read_trusted(const char *path, char **text, size_t *len,
 			struct strlist *errors)
 {
+	char why[WQRT_PATH_MAX + 160];
 	struct stat st;
 	ssize_t n;
 	int fd;
 
-	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
+	if (check_dir_of(path, errors))
+		return -1;
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
 	if (fd < 0) {
 		strlist_add(errors, "%s: cannot open: %s", path,
 			    strerror(errno));
@@ -745,14 +837,8 @@ static int read_trusted(const char *path, char **text, size_t *len,
 	} else if (!S_ISREG(st.st_mode)) {
 		strlist_add(errors, "%s: not a regular file; refusing it",
 			    path);
-	} else if (st.st_uid != 0 && st.st_uid != geteuid()) {
-		strlist_add(errors,
-			    "%s: owned by uid %u, not root; refusing it (chown root %s)",
-			    path, (unsigned int)st.st_uid, path);
-	} else if (st.st_mode & (S_IWGRP | S_IWOTH)) {
-		strlist_add(errors,
-			    "%s: group or others can write it (mode %04o); refusing it (chmod go-w %s)",
-			    path, (unsigned int)(st.st_mode & 07777), path);
+	} else if (trust_check(path, &st, why, sizeof(why))) {
+		strlist_add(errors, "%s: %s", path, why);
 	} else if (st.st_size > FILE_MAX_BYTES) {
 		strlist_add(errors, "%s: larger than %d bytes; refusing it",
 			    path, FILE_MAX_BYTES);
@@ -796,23 +882,21 @@ static void blank_line(char *text, int nr)
 }
 
 /*
- * Parse text with iniparser, through a memfd: the bytes checked are the
- * bytes parsed. On syntax errors (each one reported) the bad lines are
- * blanked and the rest parsed again, so that every other error of the
- * file is reported too.
+ * Parse text (lines offset + 1 ... of the file) with iniparser, through a
+ * memfd: the bytes checked are the bytes parsed. On syntax errors (each
+ * one reported) the bad lines are blanked and the rest parsed again, so
+ * that every other error of the file is reported too.
  */
-static dictionary *parse_text(char *text, size_t len, struct strlist *errors,
-			      size_t before)
+static dictionary *parse_text(int fd, char *text, size_t len,
+			      struct strlist *errors, int offset)
 {
 	char fdpath[64];
 	dictionary *d = NULL;
 	size_t i, nsyntax;
-	int fd, pass, line;
+	int pass, line;
 
-	fd = memfd_create("wqrt.conf", MFD_CLOEXEC);
-	if (fd < 0)
-		return NULL;
 	snprintf(fdpath, sizeof(fdpath), "/proc/self/fd/%d", fd);
+	syntax_line_offset = offset;
 	for (pass = 0; pass < 2 && !d; pass++) {
 		if (ftruncate(fd, 0) || pwrite(fd, text, len, 0) != (ssize_t)len)
 			break;
@@ -828,11 +912,164 @@ static dictionary *parse_text(char *text, size_t len, struct strlist *errors,
 		for (i = nsyntax; i < errors->n; i++)
 			if (sscanf(errors->v[i] + strlen(syntax_path), ":%d:",
 				   &line) == 1)
-				blank_line(text, line);
+				blank_line(text, line - offset);
 	}
-	(void)before;
-	close(fd);
 	return d;
+}
+
+/*
+ * Lines per iniparser dictionary, cut at a section line: iniparser finds
+ * a key by walking its whole dictionary, which made loading a file of 32k
+ * sections take 30 s.
+ */
+#define CHUNK_LINES 256
+
+static bool section_line(const char *p, const char *end)
+{
+	while (p < end && (*p == ' ' || *p == '\t'))
+		p++;
+	return p < end && *p == '[';
+}
+
+static void add_dict(struct conf_file *f, dictionary *d)
+{
+	dictionary **v = realloc(f->dicts, (f->ndicts + 1) * sizeof(*v));
+
+	if (!v) {
+		iniparser_freedict(d);
+		f->parsed = false;
+		return;
+	}
+	f->dicts = v;
+	v[f->ndicts++] = d;
+}
+
+/*
+ * Parse work (the file's text, bad lines blanked) chunk by chunk; before:
+ * the errors there were before the file's own.
+ */
+static void parse_chunks(struct conf_file *f, char *work,
+			 struct strlist *errors, size_t before)
+{
+	char *p = work, *end = work + f->len, *start = work, *eol;
+	int nr = 1, first = 1, lines = 0, fd;
+	dictionary *d;
+
+	fd = memfd_create("wqrt.conf", MFD_CLOEXEC);
+	if (fd < 0)
+		return;
+	f->parsed = true;
+	syntax_path = f->path;
+	for (;;) {
+		if (p == end ||
+		    (lines >= CHUNK_LINES && section_line(p, end))) {
+			d = parse_text(fd, start, p - start, errors, first - 1);
+			if (d)
+				add_dict(f, d);
+			else if (errors->n == before && f->parsed)
+				strlist_add(errors, "%s: cannot be parsed",
+					    f->path);
+			if (!d)
+				f->parsed = false;
+			if (p == end)
+				break;
+			start = p;
+			first = nr;
+			lines = 0;
+		}
+		eol = memchr(p, '\n', end - p);
+		p = eol ? eol + 1 : end;
+		nr++;
+		lines++;
+	}
+	close(fd);
+}
+
+static bool sec_add(struct conf_file *f, const char *name)
+{
+	struct conf_sec *v;
+
+	if (sec_find(f, name))
+		return true;
+	v = grow(f->secs, f->nsecs, sizeof(*v));
+	if (!v)
+		return false;
+	f->secs = v;
+	v += f->nsecs;
+	memset(v, 0, sizeof(*v));
+	v->name = name;
+	htab_add(&f->sec_ix, htab_hash_str(name), f->nsecs++);
+	return true;
+}
+
+static bool sec_add_key(struct conf_sec *s, size_t ent)
+{
+	size_t *v;
+
+	v = grow(s->keys, s->nkeys, sizeof(*v));
+	if (!v)
+		return false;
+	s->keys = v;
+	s->keys[s->nkeys++] = ent;
+	return true;
+}
+
+/*
+ * The section of entry "a:b:c": the longest prefix that names a section
+ * ("wq:a:b" could be key b of [wq:a] or key a:b of [wq]), or "" for a key
+ * before any section.
+ */
+static struct conf_sec *sec_of_key(struct conf_file *f, const char *key)
+{
+	char name[1100];
+	struct conf_sec *s;
+	char *colon;
+
+	if (snprintf(name, sizeof(name), "%s", key) >= (int)sizeof(name))
+		return NULL;
+	while ((colon = strrchr(name, ':'))) {
+		*colon = '\0';
+		s = sec_find(f, name);
+		if (s || !*name)
+			return s;
+	}
+	return NULL;
+}
+
+/* Index the entries of every dictionary of f, in file order */
+static bool index_entries(struct conf_file *f)
+{
+	struct conf_ent *e;
+	struct conf_sec *s;
+	dictionary *d;
+	size_t i;
+	ssize_t j;
+
+	for (i = 0; i < f->ndicts; i++) {
+		d = f->dicts[i];
+		/* a chunk's sections before its keys; "" holds the orphans */
+		if (!sec_add(f, ""))
+			return false;
+		for (j = 0; j < d->size; j++)
+			if (d->key[j] && !d->val[j] && !sec_add(f, d->key[j]))
+				return false;
+		for (j = 0; j < d->size; j++) {
+			if (!d->key[j] || !d->val[j])
+				continue;
+			s = sec_of_key(f, d->key[j]);
+			if (!s)
+				continue;
+			e = grow(f->ents, f->nents, sizeof(*e));
+			if (!e)
+				return false;
+			f->ents = e;
+			e[f->nents].key = d->key[j];
+			e[f->nents].val = d->val[j];
+			if (!sec_add_key(s, f->nents++))
+				return false;
+		}
+	}
+	return true;
 }
 
 /*
@@ -868,15 +1105,14 @@ static void parse_file(struct conf_file *f, bool dropin,
 		}
 		p += l + (p[l] == '\n');
 	}
-	syntax_path = f->path;
-	f->d = parse_text(work, f->len, errors, before);
-	if (!f->d) {
-		if (errors->n == before)
-			strlist_add(errors, "%s: cannot be parsed", f->path);
-	} else {
+	parse_chunks(f, work, errors, before);
+	if (f->parsed && !index_entries(f)) {
+		strlist_add(errors, "%s: out of memory", f->path);
+		f->parsed = false;
+	}
+	if (f->parsed)
 		line_map_build(&f->lines, work, f->len, f->path,
 			       dropin ? NULL : errors, errors);
-	}
 	free(work);
 }
 
@@ -893,84 +1129,192 @@ static int conf_name_filter(const struct dirent *de)
 	       !strcmp(de->d_name + len - 5, ".conf");
 }
 
+/* The vendor directory: unset (the default), or what was asked for */
+static bool vendor_dir_set;
+static const char *vendor_dir_asked;
+
+void config_use_vendor_dir(const char *dir)
+{
+	vendor_dir_set = true;
+	vendor_dir_asked = dir;
+}
+
+const char *config_vendor_dir(void)
+{
+	const char *env;
+
+	if (vendor_dir_set)
+		return vendor_dir_asked;
+	env = secure_getenv("WQRT_VENDOR_DIR");
+	return env && *env ? env : WQRT_VENDOR_DIR;
+}
+
+/* A drop-in: its name, and the directory it is read from */
+struct dropin {
+	char *name;
+	const char *dir;
+	bool masked; /* a link to /dev/null: hides the vendor's, read never */
+};
+
 /*
- * The files of the configuration: path, then PATH.d/ *.conf in the byte
- * order of their names (as systemd and sysctl.d order drop-ins). A
- * missing directory is no error; one that others can write is, as for
- * the files. The count, or -1 (errors added).
+ * An administrator's drop-in that masks the vendor's file of its name, as
+ * systemd's do: a link to /dev/null (or /dev/null itself, bind-mounted).
+ */
+static bool is_mask(const char *dir, const char *name)
+{
+	char path[WQRT_PATH_MAX * 2], target[16];
+	struct stat st;
+	ssize_t n;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	n = readlink(path, target, sizeof(target) - 1);
+	if (n == 9 && !memcmp(target, "/dev/null", 9))
+		return true;
+	return !stat(path, &st) && S_ISCHR(st.st_mode) &&
+	       st.st_rdev == makedev(1, 3);
+}
+
+/*
+ * Add the *.conf of dir to v (n of them), a name already there (from a
+ * directory that wins) skipped. A missing directory is no error; one that
+ * others can write is, as for the files. 0, or -1 (errors added).
+ */
+static int scan_dropins(const char *dir, bool masks, struct dropin **v,
+			size_t *n, struct strlist *errors)
+{
+	struct dirent **names = NULL;
+	struct dropin *grown;
+	struct stat st;
+	int i, m, err = 0;
+	size_t j;
+
+	if (stat(dir, &st)) {
+		if (errno == ENOENT)
+			return 0;
+		strlist_add(errors, "%s: %s", dir, strerror(errno));
+		return -1;
+	}
+	if (!S_ISDIR(st.st_mode)) {
+		strlist_add(errors, "%s: not a directory; refusing it", dir);
+		return -1;
+	}
+	if (st.st_uid != 0 && st.st_uid != geteuid()) {
+		strlist_add(errors,
+			    "%s: owned by uid %u, not root; refusing it (chown root %s)",
+			    dir, (unsigned int)st.st_uid, dir);
+		return -1;
+	}
+	if (st.st_mode & (S_IWGRP | S_IWOTH)) {
+		strlist_add(errors,
+			    "%s: group or others can write it (mode %04o); refusing it (chmod go-w %s)",
+			    dir, (unsigned int)(st.st_mode & 07777), dir);
+		return -1;
+	}
+	m = scandir(dir, &names, conf_name_filter, conf_name_cmp);
+	if (m < 0) {
+		strlist_add(errors, "%s: %s", dir, strerror(errno));
+		return -1;
+	}
+	for (i = 0; i < m; i++) {
+		for (j = 0; j < *n && strcmp((*v)[j].name, names[i]->d_name);
+		     j++)
+			;
+		if (j < *n || err)
+			continue;
+		grown = realloc(*v, (*n + 1) * sizeof(**v));
+		if (!grown || !(grown[*n].name = strdup(names[i]->d_name))) {
+			if (grown)
+				*v = grown;
+			strlist_add(errors, "%s: out of memory", dir);
+			err = -1;
+			continue;
+		}
+		*v = grown;
+		grown[*n].dir = dir;
+		grown[*n].masked = masks && is_mask(dir, names[i]->d_name);
+		(*n)++;
+	}
+	for (i = 0; i < m; i++)
+		free(names[i]);
+	free(names);
+	return err;
+}
+
+static int dropin_cmp(const void *a, const void *b)
+{
+	return strcmp(((const struct dropin *)a)->name,
+		      ((const struct dropin *)b)->name);
+}
+
+/*
+ * The files of the configuration: path, then the drop-ins of PATH.d/ and
+ * of the vendor directory (config_vendor_dir()) together, in the byte
+ * order of their names, as systemd and sysctl.d order drop-ins: a name in
+ * both is read from PATH.d only, and a link to /dev/null there hides the
+ * vendor's file. The count, or -1 (errors added).
  */
 static int list_files(const char *path, struct conf_file **files,
 		      struct strlist *errors)
 {
-	struct dirent **names = NULL;
+	const char *vendor = config_vendor_dir();
+	struct dropin *d = NULL;
 	char dir[WQRT_PATH_MAX];
 	struct conf_file *v;
-	struct stat st;
-	int i, n = 0;
+	size_t nd = 0, i, n = 0;
+	int err;
 
 	*files = NULL;
 	if (snprintf(dir, sizeof(dir), "%s.d", path) >= (int)sizeof(dir)) {
 		strlist_add(errors, "%s: name too long", path);
 		return -1;
 	}
-	if (stat(dir, &st)) {
-		if (errno != ENOENT) {
-			strlist_add(errors, "%s: %s", dir, strerror(errno));
-			return -1;
-		}
-	} else if (!S_ISDIR(st.st_mode)) {
-		strlist_add(errors, "%s: not a directory; refusing it", dir);
-		return -1;
-	} else if (st.st_uid != 0 && st.st_uid != geteuid()) {
-		strlist_add(errors,
-			    "%s: owned by uid %u, not root; refusing it (chown root %s)",
-			    dir, (unsigned int)st.st_uid, dir);
-		return -1;
-	} else if (st.st_mode & (S_IWGRP | S_IWOTH)) {
-		strlist_add(errors,
-			    "%s: group or others can write it (mode %04o); refusing it (chmod go-w %s)",
-			    dir, (unsigned int)(st.st_mode & 07777), dir);
-		return -1;
-	} else {
-		n = scandir(dir, &names, conf_name_filter, conf_name_cmp);
-		if (n < 0) {
-			strlist_add(errors, "%s: %s", dir, strerror(errno));
-			return -1;
-		}
-	}
-	v = calloc(n + 1, sizeof(*v));
+	err = scan_dropins(dir, true, &d, &nd, errors);
+	if (!err && vendor && strcmp(vendor, dir))
+		err = scan_dropins(vendor, false, &d, &nd, errors);
+	if (nd)
+		qsort(d, nd, sizeof(*d), dropin_cmp);
+	v = err ? NULL : calloc(nd + 1, sizeof(*v));
 	if (v)
-		v[0].path = strdup(path);
-	for (i = 0; i < n; i++) {
-		if (v && asprintf(&v[i + 1].path, "%s/%s", dir,
-				  names[i]->d_name) < 0)
-			v[i + 1].path = NULL;
-		free(names[i]);
+		v[n++].path = strdup(path);
+	for (i = 0; i < nd; i++) {
+		if (v && !d[i].masked &&
+		    asprintf(&v[n++].path, "%s/%s", d[i].dir, d[i].name) < 0)
+			v[n - 1].path = NULL;
+		free(d[i].name);
 	}
-	free(names);
-	for (i = 0; v && i <= n; i++)
+	free(d);
+	if (err)
+		return -1;
+	for (i = 0; v && i < n; i++)
 		if (!v[i].path)
 			break;
-	if (!v || i <= n) {
+	if (!v || i < n) {
 		strlist_add(errors, "%s: out of memory", path);
-		while (v && n >= 0)
-			free(v[n--].path);
+		while (v && n > 0)
+			free(v[--n].path);
 		free(v);
 		return -1;
 	}
 	*files = v;
-	return n + 1;
+	return n;
 }
 
 static void free_files(struct conf_file *files, int n)
 {
+	size_t j;
 	int i;
 
 	for (i = 0; i < n; i++) {
 		free(files[i].path);
 		free(files[i].text);
-		if (files[i].d)
-			iniparser_freedict(files[i].d);
+		for (j = 0; j < files[i].ndicts; j++)
+			iniparser_freedict(files[i].dicts[j]);
+		free(files[i].dicts);
+		free(files[i].ents);
+		for (j = 0; j < files[i].nsecs; j++)
+			free(files[i].secs[j].keys);
+		free(files[i].secs);
+		htab_free(&files[i].sec_ix);
 		line_map_free(&files[i].lines);
 	}
 	free(files);
@@ -980,8 +1324,7 @@ static void free_files(struct conf_file *files, int n)
 static void use_file(struct loader *ld, const struct conf_file *f)
 {
 	ld->path = f->path;
-	ld->d = f->d;
-	ld->lines = f->lines;
+	ld->f = f;
 }
 
 /* What the configuration was read from, kept for wqrtd's snapshot */
@@ -1034,17 +1377,17 @@ int config_load(const char *path, const char *root, struct config **out,
 	 * of the main file, and the main file one of a drop-in.
 	 */
 	for (i = 0; i < n; i++)
-		if (files[i].d) {
+		if (files[i].parsed) {
 			use_file(&ld, &files[i]);
 			load_header(&ld);
 		}
 	for (i = 0; i < n; i++)
-		if (files[i].d) {
+		if (files[i].parsed) {
 			use_file(&ld, &files[i]);
 			load_profiles(&ld);
 		}
 	for (i = 0; i < n; i++)
-		if (files[i].d) {
+		if (files[i].parsed) {
 			use_file(&ld, &files[i]);
 			load_rules(&ld);
 		}
@@ -1058,6 +1401,8 @@ int config_load(const char *path, const char *root, struct config **out,
 		free(ld.profiles[ld.nprofiles].file);
 	}
 	free(ld.profiles);
+	htab_free(&ld.profile_ix);
+	htab_free(&ld.rule_ix);
 	if (errors->n != before) {
 		free_files(files, n);
 		config_free(c);
@@ -1148,6 +1493,32 @@ static const struct rule *match(const struct config *c, enum rule_kind kind,
 			return r;
 	}
 	return NULL;
+}
+
+const char *config_dropin_dirs(const struct config *c, char *buf, size_t size)
+{
+	size_t i, j, len = 0;
+
+	buf[0] = '\0';
+	for (i = 1; i < c->nsources; i++) {
+		const char *p = c->sources[i].path, *slash = strrchr(p, '/');
+		size_t dlen = slash ? (size_t)(slash - p) : 0;
+
+		/* said already, with an earlier drop-in of that directory */
+		for (j = 1; j < i; j++) {
+			const char *q = c->sources[j].path;
+			const char *qslash = strrchr(q, '/');
+
+			if (qslash && (size_t)(qslash - q) == dlen &&
+			    !strncmp(p, q, dlen))
+				break;
+		}
+		if (j < i)
+			continue;
+		len += snprintf(buf + len, len < size ? size - len : 0,
+				"%s%.*s", len ? " and " : "", (int)dlen, p);
+	}
+	return buf;
 }
 
 const struct rule *config_match_wq(const struct config *c, const char *name)

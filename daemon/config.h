@@ -47,8 +47,21 @@ struct config {
 };
 
 /*
- * Load and validate path, then the drop-ins PATH.d/ *.conf in the byte
- * order of their names, as one configuration: [global] keys of a later
+ * The vendor directory, read with every configuration: dir (NULL: none)
+ * from now on; by default WQRT_VENDOR_DIR from the environment, else the
+ * built-in one (PREFIX/lib/wqrt/conf.d)
+ */
+void config_use_vendor_dir(const char *dir);
+const char *config_vendor_dir(void);
+/* The directories the drop-ins of c came from: "A" or "A and B" */
+const char *config_dropin_dirs(const struct config *c, char *buf,
+			       size_t size);
+
+/*
+ * Load and validate path, then the drop-ins PATH.d/ *.conf and those of
+ * the vendor directory in the byte order of their names (a name in both:
+ * PATH.d's, and a link to /dev/null there hides the vendor's), as one
+ * configuration: [global] keys of a later
  * file win, a profile of any file can be used in any other, a section
  * may be defined in one file only. sysfs/proc paths under root are
  * consulted for warnings only. Returns 0 and *out, or the number of
@@ -69,6 +82,8 @@ struct config *config_empty(const char *path);
 void config_free(struct config *c);
 
 bool pattern_is_glob(const char *p);
+/* Whether the rule's pattern names this workqueue or kworker */
+bool config_rule_matches(const struct rule *r, const char *name);
 const struct rule *config_match_wq(const struct config *c, const char *name);
 const struct rule *config_match_kworker(const struct config *c,
 					const char *comm);

@@ -7,8 +7,19 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
-/* A write waiting for the originals of its pass to be on disk */
+/*
+ * One pipeline for a full scan, a new workqueue (uevent) and a new
+ * kworker (FORK): every object of the pass is planned (plan.c); the
+ * originals of every write the plans hold are recorded and saved in one
+ * write; then the writes are made (apply.c). When the originals cannot be
+ * saved, nothing they guard is written. Workqueues go first, kworkers
+ * after: writing a workqueue's attributes gives it the pools whose
+ * workers the kworker plans look at.
+ */
+
+/* A workqueue's writes, waiting for the originals of the pass */
 struct wq_job {
 	struct wq_plan p;
 	const struct rule *r;
@@ -20,58 +31,45 @@ struct kw_job {
 	bool recorded;
 };
 
-static void save(struct daemon *d)
-{
-	d->dirty = false;
-	state_save(&d->state, d->wqs, d->nwqs, d->kws, d->nkws);
-}
-
-/*
- * apply.c's persist(): the originals of every tracker, now; during a
- * pass, at its end, or before its writes when they grew (see run_jobs).
- */
-static void persist(void *arg)
+/* apply.c: the originals shrank; saved at the end of the pass */
+static void originals_changed(void *arg)
 {
 	struct daemon *d = arg;
 
-	if (d->batch)
-		d->dirty = true;
-	else
-		save(d);
+	d->dirty = true;
 }
 
+/*
+ * Save the originals of every tracker. 0, or -errno: a failure is said
+ * at LOG_ERR when it is new, at debug level while it lasts.
+ */
+static int save(struct daemon *d)
+{
+	struct log_ctx lc = { 0 };
+	int err;
+
+	err = state_save(&d->state, d->wqs, d->nwqs, d->kws, d->nkws);
+	if (!err) {
+		if (d->save_err)
+			log_notice("%s: the originals are saved again",
+				   d->state.path);
+		d->dirty = false;
+		d->save_err = 0;
+		return 0;
+	}
+	lc.err = -err;
+	log_full(err == d->save_err ? LOG_DEBUG : LOG_ERR, &lc,
+		 "cannot save the originals to %s: %s; what they guard is not changed until they can be",
+		 d->state.path, strerror(-err));
+	d->save_err = err;
+	return err;
+}
+
+/* What shrank (put back, gone) needs no hurry: saved once a pass */
 static void flush(struct daemon *d)
 {
 	if (d->dirty)
 		save(d);
-}
-
-/*
- * Outside the jobs of a pass (no memory for one): an original that grows
- * is on disk before the write it guards, pass or not.
- */
-static int wq_apply_now(struct daemon *d, struct wq_track *t,
-			const struct wq_plan *p)
-{
-	bool batch = d->batch;
-	int err;
-
-	d->batch = false;
-	err = wq_apply(&d->ax, t, p);
-	d->batch = batch;
-	return err;
-}
-
-static int kw_apply_now(struct daemon *d, struct kw_track *k,
-			const struct kw_plan *p)
-{
-	bool batch = d->batch;
-	int err;
-
-	d->batch = false;
-	err = kw_apply(&d->ax, k, p);
-	d->batch = batch;
-	return err;
 }
 
 static bool wq_eq(const void *ctx, int idx, const void *key)
@@ -113,7 +111,7 @@ void daemon_init(struct daemon *d, const char *root, const struct sys_ops *ops,
 	d->root = root;
 	d->ax.root = root;
 	d->ax.ops = ops;
-	d->ax.persist = persist;
+	d->ax.originals_changed = originals_changed;
 	d->ax.arg = d;
 	d->cfg = cfg;
 	d->sysfs_mode = sysfs_series_present(root);
@@ -125,7 +123,7 @@ void daemon_free(struct daemon *d)
 	free(d->kws);
 	free(d->shared);
 	free(d->warned);
-	free(d->pool_map);
+	pool_owners_free(&d->owners);
 	free(d->wq_jobs);
 	free(d->kw_jobs);
 	htab_free(&d->wq_ix);
@@ -142,7 +140,7 @@ const char *daemon_mode_name(const struct daemon *d)
 
 int daemon_use_state(struct daemon *d, const char *path)
 {
-	return state_load(&d->state, path);
+	return state_load(&d->state, path, d->root, d->ax.ops);
 }
 
 /* Count a failure: not a workqueue or task that went away, not a retry */
@@ -172,7 +170,7 @@ static struct wq_track *wq_add(struct daemon *d, const char *name)
 	memset(v, 0, sizeof(*v));
 	snprintf(v->name, sizeof(v->name), "%s", name);
 	htab_add(&d->wq_ix, htab_hash_str(v->name), d->nwqs - 1);
-	d->pool_map_ok = false;
+	d->owners_ok = false;
 	/* a previous instance changed it: its originals are the real ones */
 	state_take(&d->state, name, &v->orig);
 	return v;
@@ -182,11 +180,13 @@ static void wq_drop(struct daemon *d, struct wq_track *t)
 {
 	int i = t - d->wqs, last = d->nwqs - 1;
 
+	if (t->orig.set)
+		d->dirty = true;
 	htab_swap_remove(&d->wq_ix, htab_hash_str(t->name), i,
 			 htab_hash_str(d->wqs[last].name), last);
 	*t = d->wqs[last];
 	d->nwqs--;
-	d->pool_map_ok = false;
+	d->owners_ok = false;
 }
 
 /* The pools of a workqueue without a policy rule: no kworker of theirs
@@ -208,7 +208,7 @@ static void note_shared(struct daemon *d, const char *name,
 	memcpy(v + d->nshared, ids, n * sizeof(*ids));
 	d->shared = v;
 	d->nshared += n;
-	d->pool_map_ok = false;
+	d->owners_ok = false;
 }
 
 /*
@@ -252,10 +252,9 @@ static void wq_settle(struct daemon *d, struct wq_track *t,
 	}
 	n = wq_read_pool_ids(d->root, t->name, t->pools, MAX_POOLS);
 	t->npools = n > 0 ? n : 0;
-	d->pool_map_ok = false;
+	d->owners_ok = false;
 }
 
-/* In a pass: the write waits for every original of the pass (run_jobs) */
 static int queue_wq(struct daemon *d, const struct wq_plan *p,
 		    const struct rule *r)
 {
@@ -296,7 +295,8 @@ static int queue_kw(struct daemon *d, const struct kw_plan *p)
 	return 0;
 }
 
-static void apply_wq(struct daemon *d, const char *name)
+/* Plan workqueue name into the pass: a job when it has writes to make */
+static void plan_wq_into(struct daemon *d, const char *name)
 {
 	const struct rule *r;
 	struct wq_track *t = wq_visit(d, name, &r);
@@ -306,41 +306,52 @@ static void apply_wq(struct daemon *d, const char *name)
 	if (!t)
 		return;
 	err = plan_wq(&d->ax, t, r, &p);
-	if (!err && d->batch && p.todo && !queue_wq(d, &p, r))
+	if (!err && p.todo && !queue_wq(d, &p, r))
 		return;
 	if (!err && p.todo)
-		err = wq_apply_now(d, t, &p);
+		err = -ENOMEM; /* no room for the job: again next scan */
 	else if (!err)
-		err = wq_apply(&d->ax, t, &p); /* what is back, if any */
+		err = wq_apply_recorded(&d->ax, t, &p, 0); /* what is back */
 	count(d, err);
 	wq_settle(d, t, r);
 }
 
-static void plan_one_wq(struct daemon *d, const char *name,
-			struct plan_set *ps)
+/*
+ * The writes of the pass: the originals they guard recorded and saved in
+ * one write (a save per workqueue made a pass over 1000 of them
+ * quadratic), then the writes. When the save fails, no workqueue whose
+ * originals it held is written: each is a failure of the pass, and its
+ * kworkers are left alone as after a failed write.
+ */
+static void run_wq_jobs(struct daemon *d)
 {
-	const struct rule *r;
-	struct wq_track *t = wq_visit(d, name, &r);
-	struct wq_plan p;
+	bool grew = false, saved;
+	struct wq_track *t;
+	struct wq_job *j;
+	size_t i;
 
-	if (!t)
-		return;
-	if (plan_wq(&d->ax, t, r, &p))
-		p.todo = 0;
-	else {
-		t->failed = p.blocked; /* as the apply would leave it */
-		plan_set_add_wq(ps, &p);
+	for (i = 0; i < d->nwq_jobs; i++) {
+		j = &d->wq_jobs[i];
+		t = wq_find(d, j->p.name);
+		j->added = t ? wq_record(t, &j->p) : 0;
+		grew |= j->added != 0;
 	}
-	wq_settle(d, t, r);
-	/*
-	 * Writing the pools' attributes gives the workqueue new pools, whose
-	 * workers the kernel creates with them: the workers of the pools it
-	 * uses now (shared ones, before its first policy) are not its own.
-	 */
-	if (wq_find(d, name) == t && (p.todo & ~WA_BIT(WA_MAX_ACTIVE))) {
-		t->npools = 0;
-		d->pool_map_ok = false;
+	saved = !grew || !save(d);
+	for (i = 0; i < d->nwq_jobs; i++) {
+		j = &d->wq_jobs[i];
+		t = wq_find(d, j->p.name);
+		if (!t)
+			continue;
+		if (!saved && j->added) {
+			wq_unrecord(t, j->added);
+			t->failed = true;
+			d->failures++;
+		} else {
+			count(d, wq_apply_recorded(&d->ax, t, &j->p, j->added));
+		}
+		wq_settle(d, t, j->r);
 	}
+	d->nwq_jobs = 0;
 }
 
 static struct kw_track *kw_find(struct daemon *d, pid_t pid)
@@ -364,8 +375,26 @@ static struct kw_track *kw_add(struct daemon *d, const struct task_info *ti)
 	htab_add(&d->kw_ix, kw_hash(v->pid), d->nkws - 1);
 	snprintf(v->comm, sizeof(v->comm), "%s", ti->comm);
 	/* a previous instance changed it: its original is the real one */
-	v->changed = state_take_kw(&d->state, ti->pid, ti->start, &v->orig);
+	if (state_has_kw(&d->state, ti->pid)) {
+		v->changed = state_take_kw(&d->state, ti->pid, ti->start,
+					   &v->orig);
+		/* else the pid of a kworker that is gone: forgotten */
+		if (!v->changed)
+			d->dirty = true;
+	}
 	return v;
+}
+
+static void kw_drop(struct daemon *d, struct kw_track *k)
+{
+	int i = k - d->kws, last = d->nkws - 1;
+
+	if (k->changed)
+		d->dirty = true;
+	htab_swap_remove(&d->kw_ix, kw_hash(k->pid), i,
+			 kw_hash(d->kws[last].pid), last);
+	*k = d->kws[last];
+	d->nkws--;
 }
 
 /* Say once per kworker that its rescuer name is ambiguous */
@@ -389,122 +418,77 @@ static void warn_ambiguous(struct daemon *d, const struct task_info *ti,
 		 ti->comm, (int)ti->pid, p->ambiguous);
 }
 
-static void kw_drop(struct daemon *d, struct kw_track *k)
-{
-	int i = k - d->kws, last = d->nkws - 1;
-
-	htab_swap_remove(&d->kw_ix, kw_hash(k->pid), i,
-			 kw_hash(d->kws[last].pid), last);
-	*k = d->kws[last];
-	d->nkws--;
-}
-
-#define POOL_MAP_MAX (1 << 16)
-
-/*
- * pool id -> the profiled workqueue whose worker it is: one lookup per
- * kworker, not a walk over every workqueue's pools (4000 kworkers times
- * 1000 workqueues on a big machine). Rebuilt after the workqueues or
- * their pools change; without it (pool ids past POOL_MAP_MAX) plan.c
- * walks the lists.
- */
-static void pool_map_build(struct daemon *d)
-{
-	size_t i, need = 0;
-	int j, *v;
-
-	for (i = 0; i < d->nwqs; i++)
-		for (j = 0; j < d->wqs[i].npools; j++)
-			if ((size_t)d->wqs[i].pools[j] + 1 > need)
-				need = d->wqs[i].pools[j] + 1;
-	if (need > POOL_MAP_MAX)
-		return;
-	v = realloc(d->pool_map, (need ? need : 1) * sizeof(*v));
-	if (!v)
-		return;
-	d->pool_map = v;
-	d->npool_map = need;
-	for (i = 0; i < need; i++)
-		v[i] = -1;
-	for (i = d->nwqs; i-- > 0;) {
-		const struct wq_track *t = &d->wqs[i];
-
-		if (t->failed || !(t->want.set & WA_BIT(WA_POLICY)))
-			continue;
-		for (j = 0; j < t->npools; j++)
-			if (t->pools[j] >= 0)
-				v[t->pools[j]] = i; /* the first in wqs wins */
-	}
-	/* a pool a workqueue without a policy rule uses is shared */
-	for (i = 0; i < d->nshared; i++)
-		if (d->shared[i] >= 0 && (size_t)d->shared[i] < need)
-			v[d->shared[i]] = -1;
-	d->pool_map_ok = true;
-}
-
-static int plan_one_kw(struct daemon *d, const struct task_info *ti,
-		       struct kw_plan *p)
-{
-	struct kw_scope sc = { d->cfg, d->wqs, d->nwqs, d->shared, d->nshared,
-			       NULL, 0 };
-
-	if (!d->pool_map_ok)
-		pool_map_build(d);
-	if (d->pool_map_ok) {
-		sc.pool_map = d->pool_map;
-		sc.npool_map = d->npool_map;
-	}
-	return plan_kw(&d->ax, &sc, ti, p);
-}
-
 static void judged(struct daemon *d, pid_t pid, const char *comm, int result)
 {
 	if (d->kw_judged)
 		d->kw_judged(d->kw_judged_arg, pid, comm, result);
 }
 
-static void apply_kw(struct daemon *d, const struct task_info *ti)
+/*
+ * The tracker of kworker ti, if it has one or a previous instance left
+ * its original: what a pid named before its reuse is forgotten.
+ */
+static struct kw_track *kw_visit(struct daemon *d, const struct task_info *ti)
 {
 	struct kw_track *k = kw_find(d, ti->pid);
-	struct kw_plan p;
-	int err;
 
 	if (k && k->start != ti->start) {
 		/* the pid was reused: what we remembered is for a dead task */
 		kw_drop(d, k);
 		k = NULL;
 	}
-	/* changed by a previous instance: track it to put it back */
 	if (!k && state_has_kw(&d->state, ti->pid))
 		k = kw_add(d, ti);
-	err = plan_one_kw(d, ti, &p);
+	return k;
+}
+
+/* The plan of kworker ti; k its tracker, if any */
+static int plan_one_kw(struct daemon *d, const struct task_info *ti,
+		       const struct kw_track *k, struct kw_plan *p)
+{
+	struct kw_scope sc = { d->cfg, d->wqs, d->nwqs, &d->owners };
+
+	if (!d->owners_ok)
+		d->owners_ok = !pool_owners_build(&d->owners, d->wqs, d->nwqs,
+						  d->shared, d->nshared);
+	return plan_kw(&d->ax, &sc, ti, k, p);
+}
+
+/* Plan kworker ti into the pass: a job when it is to change */
+static void plan_kw_into(struct daemon *d, const struct task_info *ti)
+{
+	struct kw_track *k = kw_visit(d, ti);
+	struct kw_plan p;
+	int err;
+
+	err = plan_one_kw(d, ti, k, &p);
 	if (p.ambiguous[0])
 		warn_ambiguous(d, ti, &p);
-	if (!err || err == -ESRCH) {
-		/* no rule covers it (any more), or it is gone */
+	if (err <= 0) {
+		/* gone, unreadable, or no business of wqrtd's (any more) */
 		if (err)
 			judged(d, ti->pid, ti->comm, err);
-		if (k && !err)
-			count(d, kw_restore(&d->ax, k));
-		if (k && !k->changed)
+		if (err != -ESRCH)
+			count(d, err);
+		if (k && (err == -ESRCH || !k->changed))
 			kw_drop(d, k);
-		if (k && !err)
-			persist(d);
+		else if (k)
+			k->seen = true;
 		return;
 	}
-	if (!k && err > 0)
+	if (!k)
 		k = kw_add(d, ti);
-	if (!k || err < 0) {
-		count(d, err);
-		judged(d, ti->pid, ti->comm, err < 0 ? err : -ENOMEM);
+	if (!k) {
+		count(d, -ENOMEM);
+		judged(d, ti->pid, ti->comm, -ENOMEM);
 		return;
 	}
 	snprintf(k->comm, sizeof(k->comm), "%s", ti->comm);
 	k->keep = p.keep;
 	k->seen = true;
-	if (d->batch && p.drift && !queue_kw(d, &p))
+	if ((p.drift || p.restore) && !queue_kw(d, &p))
 		return;
-	err = kw_apply_now(d, k, &p);
+	err = kw_apply_recorded(&d->ax, k, &p, false);
 	judged(d, ti->pid, ti->comm, err);
 	if (err == -ESRCH)
 		kw_drop(d, k);
@@ -512,38 +496,10 @@ static void apply_kw(struct daemon *d, const struct task_info *ti)
 		count(d, err);
 }
 
-/*
- * The writes of a pass: first every original they guard recorded and
- * persisted at once (a save per workqueue made a pass over 1000 of them
- * quadratic), then the writes.
- */
-static void run_wq_jobs(struct daemon *d)
-{
-	struct wq_track *t;
-	struct wq_job *j;
-	size_t i;
-
-	for (i = 0; i < d->nwq_jobs; i++) {
-		j = &d->wq_jobs[i];
-		t = wq_find(d, j->p.name);
-		j->added = t ? wq_record(t, &j->p) : 0;
-		if (j->added)
-			d->dirty = true;
-	}
-	flush(d);
-	for (i = 0; i < d->nwq_jobs; i++) {
-		j = &d->wq_jobs[i];
-		t = wq_find(d, j->p.name);
-		if (!t)
-			continue;
-		count(d, wq_apply_recorded(&d->ax, t, &j->p, j->added));
-		wq_settle(d, t, j->r);
-	}
-	d->nwq_jobs = 0;
-}
-
+/* The kworkers' changes: their originals saved at once, then the sets */
 static void run_kw_jobs(struct daemon *d)
 {
+	bool grew = false, saved;
 	struct kw_track *k;
 	struct kw_job *j;
 	size_t i;
@@ -553,15 +509,20 @@ static void run_kw_jobs(struct daemon *d)
 		j = &d->kw_jobs[i];
 		k = kw_find(d, j->p.pid);
 		j->recorded = k && kw_record(k, &j->p);
-		if (j->recorded)
-			d->dirty = true;
+		grew |= j->recorded;
 	}
-	flush(d);
+	saved = !grew || !save(d);
 	for (i = 0; i < d->nkw_jobs; i++) {
 		j = &d->kw_jobs[i];
 		k = kw_find(d, j->p.pid);
 		if (!k)
 			continue;
+		if (!saved && j->recorded) {
+			kw_unrecord(k, true);
+			d->failures++;
+			judged(d, j->p.pid, j->p.comm, d->save_err);
+			continue;
+		}
 		err = kw_apply_recorded(&d->ax, k, &j->p, j->recorded);
 		judged(d, j->p.pid, j->p.comm, err);
 		if (err == -ESRCH)
@@ -572,55 +533,33 @@ static void run_kw_jobs(struct daemon *d)
 	d->nkw_jobs = 0;
 }
 
-static int apply_wq_cb(const char *name, void *arg)
-{
-	apply_wq(arg, name);
-	return 0;
-}
-
-static int apply_kw_cb(const struct task_info *ti, void *arg)
-{
-	apply_kw(arg, ti);
-	return 0;
-}
-
-struct planner {
-	struct daemon *d;
-	struct plan_set *ps;
-};
-
 static int plan_wq_cb(const char *name, void *arg)
 {
-	struct planner *pl = arg;
-
-	plan_one_wq(pl->d, name, pl->ps);
+	plan_wq_into(arg, name);
 	return 0;
 }
 
 static int plan_kw_cb(const struct task_info *ti, void *arg)
 {
-	struct planner *pl = arg;
-	struct kw_plan p;
-
-	if (plan_one_kw(pl->d, ti, &p) > 0)
-		plan_set_add_kw(pl->ps, &p);
+	plan_kw_into(arg, ti);
 	return 0;
 }
 
-/* Visit every workqueue with cb; forget those that are gone */
+/*
+ * Visit every workqueue with cb; forget those that are gone. A listing
+ * that fails forgets nothing: what it did not see is not gone.
+ */
 static void scan_wqs(struct daemon *d, wq_visit_fn cb, void *arg)
 {
 	size_t i;
 	int err;
 
-	d->failures = 0;
 	d->nshared = 0;
-	d->pool_map_ok = false;
+	d->owners_ok = false;
 	for (i = 0; i < d->nwqs; i++)
 		d->wqs[i].seen = false;
-	err = for_each_workqueue(d->root, cb, arg);
+	err = for_each_workqueue_ops(d->root, d->ax.ops, cb, arg);
 	if (err) {
-		/* a workqueue missing from a failed listing is not gone */
 		log_err("cannot list workqueues under %s" WQ_SYSFS_DIR ": %s",
 			strcmp(d->root, "/") ? d->root : "", strerror(-err));
 		d->failures++;
@@ -643,8 +582,10 @@ static void scan_kworkers(struct daemon *d)
 
 	for (i = 0; i < d->nkws; i++)
 		d->kws[i].seen = false;
-	err = for_each_kworker(d->root, apply_kw_cb, d);
+	err = for_each_kworker_ops(d->root, d->ax.ops, plan_kw_cb, d);
+	run_kw_jobs(d);
 	if (err) {
+		/* a listing cut short: the kworkers it did not see are not gone */
 		log_err("cannot list tasks: %s", strerror(-err));
 		d->failures++;
 		return;
@@ -654,27 +595,23 @@ static void scan_kworkers(struct daemon *d)
 			i++;
 			continue;
 		}
-		/* gone, or no longer covered by any rule */
+		/* gone, or no longer a kworker */
 		count(d, kw_restore(&d->ax, &d->kws[i]));
 		if (d->kws[i].changed) {
 			i++;
 			continue;
 		}
 		kw_drop(d, &d->kws[i]);
-		persist(d);
 	}
 }
 
 int daemon_scan(struct daemon *d)
 {
 	d->scans++;
-	d->batch = true;
-	scan_wqs(d, apply_wq_cb, d);
+	d->failures = 0;
+	scan_wqs(d, plan_wq_cb, d);
 	run_wq_jobs(d);
 	scan_kworkers(d);
-	run_kw_jobs(d);
-	d->batch = false;
-	/* what shrank (put back, gone) needs no hurry */
 	flush(d);
 	return d->failures;
 }
@@ -683,20 +620,63 @@ int daemon_scan_kworkers(struct daemon *d)
 {
 	d->kw_scans++;
 	d->failures = 0;
-	d->batch = true;
 	scan_kworkers(d);
-	run_kw_jobs(d);
-	d->batch = false;
 	flush(d);
 	return d->failures;
+}
+
+struct planner {
+	struct daemon *d;
+	struct plan_set *ps;
+};
+
+/* A workqueue's plan for the report, its tracker left as an apply would */
+static int report_wq_cb(const char *name, void *arg)
+{
+	struct planner *pl = arg;
+	struct daemon *d = pl->d;
+	const struct rule *r;
+	struct wq_track *t = wq_visit(d, name, &r);
+	struct wq_plan p;
+
+	if (!t)
+		return 0;
+	if (plan_wq(&d->ax, t, r, &p))
+		p.todo = 0;
+	else {
+		t->failed = p.blocked; /* as the apply would leave it */
+		plan_set_add_wq(pl->ps, &p);
+	}
+	wq_settle(d, t, r);
+	/*
+	 * Writing the pools' attributes gives the workqueue new pools, whose
+	 * workers the kernel creates with them: the workers of the pools it
+	 * uses now (shared ones, before its first policy) are not its own.
+	 */
+	if (wq_find(d, name) == t && (p.todo & ~WA_BIT(WA_MAX_ACTIVE))) {
+		t->npools = 0;
+		d->owners_ok = false;
+	}
+	return 0;
+}
+
+static int report_kw_cb(const struct task_info *ti, void *arg)
+{
+	struct planner *pl = arg;
+	struct kw_track *k = kw_visit(pl->d, ti);
+	struct kw_plan p;
+
+	if (plan_one_kw(pl->d, ti, k, &p) > 0)
+		plan_set_add_kw(pl->ps, &p);
+	return 0;
 }
 
 int daemon_plan(struct daemon *d, struct plan_set *ps)
 {
 	struct planner pl = { d, ps };
 
-	scan_wqs(d, plan_wq_cb, &pl);
-	return for_each_kworker(d->root, plan_kw_cb, &pl);
+	scan_wqs(d, report_wq_cb, &pl);
+	return for_each_kworker_ops(d->root, d->ax.ops, report_kw_cb, &pl);
 }
 
 void daemon_report(struct daemon *d, struct report *r)
@@ -708,16 +688,28 @@ void daemon_report(struct daemon *d, struct report *r)
 	plan_set_free(&ps);
 }
 
+int daemon_wqs_added(struct daemon *d, const char *const *names, size_t n)
+{
+	const struct rule *r;
+	size_t i;
+
+	d->failures = 0;
+	for (i = 0; i < n; i++) {
+		r = config_match_wq(d->cfg, names[i]);
+		if (!r || strchr(names[i], '/') || names[i][0] == '.')
+			continue;
+		log_info("new workqueue %s matches [%s]", names[i],
+			 r->section);
+		plan_wq_into(d, names[i]);
+	}
+	run_wq_jobs(d);
+	flush(d);
+	return d->failures;
+}
+
 int daemon_wq_added(struct daemon *d, const char *name)
 {
-	const struct rule *r = config_match_wq(d->cfg, name);
-
-	if (!r || strchr(name, '/') || name[0] == '.')
-		return 0;
-	log_info("new workqueue %s matches [%s]", name, r->section);
-	d->failures = 0;
-	apply_wq(d, name);
-	return d->failures;
+	return daemon_wqs_added(d, &name, 1);
 }
 
 int daemon_task_new(struct daemon *d, pid_t pid)
@@ -727,7 +719,9 @@ int daemon_task_new(struct daemon *d, pid_t pid)
 	if (task_read(d->root, pid, &ti) || !task_is_kworker(&ti))
 		return 0;
 	d->failures = 0;
-	apply_kw(d, &ti);
+	plan_kw_into(d, &ti);
+	run_kw_jobs(d);
+	flush(d);
 	return d->failures;
 }
 
@@ -743,7 +737,7 @@ void daemon_task_exit(struct daemon *d, pid_t pid)
 		return;
 	/* nothing to put back on a task that is gone */
 	kw_drop(d, k);
-	persist(d);
+	flush(d);
 }
 
 bool daemon_task_unsettled(struct daemon *d, pid_t pid)
@@ -773,27 +767,60 @@ int daemon_reload(struct daemon *d, const char *path)
 }
 
 /*
- * The kworkers a previous instance changed that no scan has met (the
- * daemon stops before its first one, or no rule covers them now): put
- * back those whose pid still names the same kernel thread.
+ * The originals a previous instance left that no scan has met (the
+ * daemon stops before its first one, no rule covers them now, or the
+ * listing failed): take over those whose workqueue or kernel thread is
+ * still there, to put them back; forget those that are surely gone (no
+ * such workqueue; the pid is free or another task's); keep the rest for a
+ * next try, in the file.
  */
-static void take_saved_kworkers(struct daemon *d)
+static void take_saved(struct daemon *d)
 {
+	char path[WQRT_PATH_MAX];
 	struct task_info ti;
+	struct stat st;
+	bool listed;
 	size_t i;
+	int err;
 
-	i = 0;
-	while (i < d->state.nk) {
+	/* without the workqueues' directory, no workqueue is known gone */
+	listed = !path_fmt(path, sizeof(path), d->root, WQ_SYSFS_DIR) &&
+		 !d->ax.ops->lstat(d->ax.ops->ctx, path, &st);
+	for (i = 0; i < d->state.n;) {
+		const char *name = d->state.v[i].name;
+
+		err = wq_path(path, sizeof(path), d->root, name, NULL);
+		if (!err)
+			err = d->ax.ops->lstat(d->ax.ops->ctx, path, &st);
+		if (err == -ENOENT && !listed)
+			err = -EIO;
+		if (!err && !wq_find(d, name)) {
+			/* wq_add() takes it out of the list */
+			if (!wq_add(d, name))
+				break;
+		} else if (err == -ENOENT) {
+			state_drop(&d->state, name);
+			d->dirty = true;
+		} else {
+			i++;
+		}
+	}
+	for (i = 0; i < d->state.nk;) {
 		pid_t pid = d->state.kv[i].pid;
 
-		if (task_read(d->root, pid, &ti) || !task_is_kworker(&ti) ||
-		    ti.start != d->state.kv[i].start || kw_find(d, pid)) {
+		err = task_read(d->root, pid, &ti);
+		if (!err && task_is_kworker(&ti) &&
+		    ti.start == d->state.kv[i].start && !kw_find(d, pid)) {
+			/* kw_add() takes it out of the list */
+			if (!kw_add(d, &ti))
+				break;
+		} else if (err == -ENOENT || !err) {
+			/* gone, or the pid is another task's now */
+			state_drop_kw(&d->state, pid);
+			d->dirty = true;
+		} else {
 			i++;
-			continue;
 		}
-		/* kw_add() takes it out of the list */
-		if (!kw_add(d, &ti))
-			break;
 	}
 }
 
@@ -802,9 +829,7 @@ int daemon_restore(struct daemon *d)
 	int fails = 0;
 	size_t i, keep;
 
-	take_saved_kworkers(d);
-	/* one save at the end: only what was confirmed back goes */
-	d->batch = true;
+	take_saved(d);
 	for (i = 0, keep = 0; i < d->nwqs; i++) {
 		if (wq_restore(&d->ax, &d->wqs[i]))
 			fails++;
@@ -813,7 +838,7 @@ int daemon_restore(struct daemon *d)
 			d->wqs[keep++] = d->wqs[i];
 	}
 	d->nwqs = keep;
-	d->pool_map_ok = false;
+	d->owners_ok = false;
 	for (i = 0, keep = 0; i < d->nkws; i++) {
 		if (kw_restore(&d->ax, &d->kws[i]))
 			fails++;
@@ -821,10 +846,9 @@ int daemon_restore(struct daemon *d)
 			d->kws[keep++] = d->kws[i];
 	}
 	d->nkws = keep;
-	d->batch = false;
 	reindex(d);
-	/* what is left of a previous instance is gone with its tasks */
-	state_forget(&d->state);
-	save(d);
+	/* what the file keeps: what could not be put back, or not found */
+	if (save(d))
+		fails++;
 	return fails;
 }

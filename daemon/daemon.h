@@ -3,8 +3,9 @@
  * The daemon's state: the configuration in force, the workqueues and
  * kworkers it tracks, and what to do on a scan, a new task, a new
  * workqueue, a reload and at exit. No event loop here (see main.c).
- * Applying is plan -> apply (apply.c); --dry-run and wqrtctl status are
- * plan -> report (report.c), over the same plans.
+ * Applying is plan -> record and save the originals once -> apply
+ * (apply.c), for a scan, a uevent and a FORK alike; --dry-run and wqrtctl
+ * status are plan -> report (report.c), over the same plans.
  *
  * Lifetime and owner of the fields of struct daemon and of the trackers
  * (plan.h), as kernel/workqueue.c annotates what guards its fields:
@@ -39,9 +40,8 @@ struct daemon {
 	size_t nkws;
 	int *shared; /* S: pools of workqueues without a policy rule */
 	size_t nshared;
-	int *pool_map; /* S: pool id -> index in wqs of its owner, or -1 */
-	size_t npool_map;
-	bool pool_map_ok; /* S: pool_map is up to date */
+	struct pool_owners owners; /* S, plan.c: who owns each pool */
+	bool owners_ok; /* S: owners is up to date */
 	unsigned int failures; /* S: permanent failures of the last pass */
 	pid_t *warned; /* S: kworkers told about (ambiguous rescuer name) */
 	size_t nwarned;
@@ -51,15 +51,15 @@ struct daemon {
 	struct htab kw_ix; /* S: kws by pid */
 	/*
 	 * S: a pass in progress: the writes wait in the jobs until every
-	 * original they guard is recorded, and those are persisted once
-	 * (dirty: there is something to persist).
+	 * original they guard is recorded and saved, in one write.
 	 */
-	bool batch, dirty;
 	struct wq_job *wq_jobs;
 	size_t nwq_jobs, wq_jobs_cap;
 	struct kw_job *kw_jobs;
 	size_t nkw_jobs, kw_jobs_cap;
 	struct state state; /* P, state.c: originals, and where they go */
+	bool dirty; /* P: the originals shrank since the last save */
+	int save_err; /* P: the last save's -errno, 0 */
 	/*
 	 * I: told of each kworker a rule covers once it has been judged:
 	 * result 1 (changed and read back), 0 (already so), -errno (-ESRCH:
@@ -75,7 +75,8 @@ void daemon_init(struct daemon *d, const char *root, const struct sys_ops *ops,
 void daemon_free(struct daemon *d);
 /*
  * Keep originals in path (a file in the service's runtime directory), and
- * take over those a previous instance left there. 0 or -errno.
+ * take over those a previous instance left there. 0 or -errno (see
+ * state_load(): -EPERM untrusted, -ESTALE another boot's, refused).
  */
 int daemon_use_state(struct daemon *d, const char *path);
 /* "sysfs mode" or "fallback mode" */
@@ -92,10 +93,11 @@ int daemon_plan(struct daemon *d, struct plan_set *ps);
 /* daemon_plan(), printed */
 void daemon_report(struct daemon *d, struct report *r);
 /*
- * A workqueue appeared (uevent): apply its rule. Its rescuer was forked
- * before it showed up in sysfs: call daemon_scan_kworkers() after a
- * burst of them, once.
+ * Workqueues appeared (uevents): apply their rules, in one pass (one save
+ * of the originals). Their rescuers were forked before they showed up in
+ * sysfs: call daemon_scan_kworkers() after a burst of them, once.
  */
+int daemon_wqs_added(struct daemon *d, const char *const *names, size_t n);
 int daemon_wq_added(struct daemon *d, const char *name);
 int daemon_scan_kworkers(struct daemon *d);
 int daemon_task_new(struct daemon *d, pid_t pid);
@@ -115,7 +117,11 @@ bool daemon_task_unsettled(struct daemon *d, pid_t pid);
  * covered is put back), returns 0.
  */
 int daemon_reload(struct daemon *d, const char *path);
-/* Put back everything wqrtd changed. Returns the number of failures. */
+/*
+ * Put back everything wqrtd changed, and what a previous instance left.
+ * Returns the number of failures; what could not be put back, or whose
+ * workqueue or kworker could not be looked at, stays in the file.
+ */
 int daemon_restore(struct daemon *d);
 
 #endif

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 #include "discover.h"
 #include "common.h"
+#include "sysops.h"
 
 #include <ctype.h>
 #include <dirent.h>
@@ -172,39 +173,100 @@ bool task_is_kworker(const struct task_info *t)
 	       !strncmp(t->comm, "kworker/", 8);
 }
 
-int for_each_kworker(const char *root, task_visit_fn cb, void *arg)
+/*
+ * The next entry of dir, or NULL at its end; a listing cut short (readdir
+ * failing) is an error, not an end: *err then holds it.
+ */
+static struct dirent *next_entry(const struct sys_ops *ops, DIR *dir,
+				 int *err)
+{
+	struct dirent *de;
+
+	errno = 0;
+	de = ops->readdir(ops->ctx, dir);
+	if (!de && errno)
+		*err = -errno;
+	return de;
+}
+
+int for_each_kworker_ops(const char *root, const struct sys_ops *ops,
+			 task_visit_fn cb, void *arg)
 {
 	char path[WQRT_PATH_MAX];
 	struct dirent *de;
 	DIR *dir;
-	int err = 0;
+	int err = 0, r;
 
+	if (!ops)
+		ops = &sys_ops_real;
 	if (path_fmt(path, sizeof(path), root, "/proc"))
 		return -ENAMETOOLONG;
 	dir = opendir(path);
 	if (!dir)
 		return -errno;
-	while (!err && (de = readdir(dir))) {
+	while (!err && (de = next_entry(ops, dir, &err))) {
 		struct task_info t;
 
 		if (!isdigit((unsigned char)de->d_name[0]))
 			continue;
-		if (task_read(root, atoi(de->d_name), &t) ||
-		    !task_is_kworker(&t))
+		r = task_read(root, atoi(de->d_name), &t);
+		/* gone since the readdir: not an error */
+		if (r == -ENOENT || r == -ESRCH)
 			continue;
-		err = cb(&t, arg);
+		if (r) {
+			err = r;
+			break;
+		}
+		if (task_is_kworker(&t))
+			err = cb(&t, arg);
 	}
 	closedir(dir);
 	return err;
 }
 
-int for_each_workqueue(const char *root, wq_visit_fn cb, void *arg)
+int for_each_kworker(const char *root, task_visit_fn cb, void *arg)
+{
+	return for_each_kworker_ops(root, NULL, cb, arg);
+}
+
+/*
+ * Is ROOT/sys/.../NAME a workqueue? 1, 0, or -errno when lstat fails
+ * otherwise than for an entry that is gone.
+ */
+static int is_workqueue(const struct sys_ops *ops, const char *path,
+			const char *name)
+{
+	char sub[WQRT_PATH_MAX];
+	struct stat st;
+	int err;
+
+	if (name[0] == '.' ||
+	    snprintf(sub, sizeof(sub), "%s/%s", path, name) >= (int)sizeof(sub))
+		return 0;
+	err = ops->lstat(ops->ctx, sub, &st);
+	if (!err && !S_ISDIR(st.st_mode))
+		return 0;
+	if (!err &&
+	    snprintf(sub, sizeof(sub), "%s/%s/max_active", path, name) >=
+		    (int)sizeof(sub))
+		return 0;
+	if (!err)
+		err = ops->lstat(ops->ctx, sub, &st);
+	if (err)
+		return err == -ENOENT ? 0 : err;
+	return S_ISREG(st.st_mode);
+}
+
+int for_each_workqueue_ops(const char *root, const struct sys_ops *ops,
+			   wq_visit_fn cb, void *arg)
 {
 	char path[WQRT_PATH_MAX];
 	struct dirent *de;
 	DIR *dir;
-	int err = 0;
+	int err = 0, r;
 
+	if (!ops)
+		ops = &sys_ops_real;
 	if (path_fmt(path, sizeof(path), root, WQ_SYSFS_DIR))
 		return -ENAMETOOLONG;
 	dir = opendir(path);
@@ -215,25 +277,13 @@ int for_each_workqueue(const char *root, wq_visit_fn cb, void *arg)
 	 * live here too) with a max_active attribute, which every workqueue
 	 * in sysfs has.
 	 */
-	for (;;) {
-		char sub[WQRT_PATH_MAX];
-		struct stat st;
-
-		errno = 0;
-		de = readdir(dir);
-		if (!de) {
-			/* a listing cut short is an error, not an end */
-			if (errno)
-				err = -errno;
+	while ((de = next_entry(ops, dir, &err))) {
+		r = is_workqueue(ops, path, de->d_name);
+		if (r < 0) {
+			err = r;
 			break;
 		}
-		if (de->d_name[0] == '.' ||
-		    snprintf(sub, sizeof(sub), "%s/%s", path, de->d_name) >=
-			    (int)sizeof(sub) ||
-		    lstat(sub, &st) || !S_ISDIR(st.st_mode) ||
-		    snprintf(sub, sizeof(sub), "%s/%s/max_active", path,
-			     de->d_name) >= (int)sizeof(sub) ||
-		    lstat(sub, &st) || !S_ISREG(st.st_mode))
+		if (!r)
 			continue;
 		err = cb(de->d_name, arg);
 		if (err)
@@ -241,6 +291,11 @@ int for_each_workqueue(const char *root, wq_visit_fn cb, void *arg)
 	}
 	closedir(dir);
 	return err;
+}
+
+int for_each_workqueue(const char *root, wq_visit_fn cb, void *arg)
+{
+	return for_each_workqueue_ops(root, NULL, cb, arg);
 }
 
 int wq_path(char *buf, size_t size, const char *root, const char *wq,

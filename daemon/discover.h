@@ -65,11 +65,24 @@ bool task_is_kworker(const struct task_info *t);
  */
 bool task_has_slept(const char *root, pid_t pid);
 
+struct sys_ops;
+
+/*
+ * Visit every kworker of ROOT/proc, every workqueue of ROOT/sys (a
+ * directory with a max_active attribute); cb's non-zero return stops
+ * the walk and is returned. A listing that fails (readdir, an lstat or a
+ * read other than ENOENT: the entry went away) returns -errno: what it
+ * did not visit is not gone. The _ops variants list through ops.
+ */
 typedef int (*task_visit_fn)(const struct task_info *t, void *arg);
 int for_each_kworker(const char *root, task_visit_fn cb, void *arg);
+int for_each_kworker_ops(const char *root, const struct sys_ops *ops,
+			 task_visit_fn cb, void *arg);
 
 typedef int (*wq_visit_fn)(const char *name, void *arg);
 int for_each_workqueue(const char *root, wq_visit_fn cb, void *arg);
+int for_each_workqueue_ops(const char *root, const struct sys_ops *ops,
+			   wq_visit_fn cb, void *arg);
 
 /* ROOT/sys/devices/virtual/workqueue/WQ[/ATTR]: 0 or -ENAMETOOLONG */
 int wq_path(char *buf, size_t size, const char *root, const char *wq,

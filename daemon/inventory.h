@@ -53,6 +53,16 @@ int inventory_scan(const char *root, const struct config *cfg, bool hidden,
 		   struct inventory *inv);
 void inventory_free(struct inventory *inv);
 
+/*
+ * A warning in out for each [wq:] section that matches no workqueue in
+ * ROOT's sysfs and each [kworker:] section that matches no kworker in
+ * ROOT/proc now, saying why where it can be told: a workqueue seen in
+ * /proc only is per-cpu or needs workqueue.sysfs=, a name close to one
+ * there is a typo. Nothing where sysfs cannot be listed (a build machine).
+ */
+void inventory_warn_unmatched(const char *root, const struct config *cfg,
+			      struct strlist *out);
+
 /* "unbound", "ordered", "per-cpu", "unknown" */
 const char *wq_kind_name(enum wq_kind k);
 /* Can wqrtd give it a profile: in sysfs, and not per-cpu */

@@ -21,7 +21,7 @@ static const struct {
 	bool required;
 	const char *why;
 } options[] = {
-	{ "CONFIG_PREEMPT_RT", true,
+	{ "CONFIG_PREEMPT_RT", false,
 	  "a fully preemptible kernel, where RT kworkers bound latency" },
 	{ "CONFIG_SYSFS", true, "the workqueue attributes are sysfs files" },
 	{ "CONFIG_CONNECTOR", false,
@@ -247,8 +247,10 @@ static void check_series(struct kcheck *kc, const char *root)
 
 	for (i = 0; i < ARRAY_SIZE(series_attrs); i++) {
 		struct kc_item *it =
-			add(kc, series_attrs[i], true,
+			add(kc, series_attrs[i], false,
 			    "workqueue attribute of the wqrt series");
+
+		it->series = true;
 
 		if (err) {
 			snprintf(it->found, sizeof(it->found),
@@ -264,6 +266,46 @@ static void check_series(struct kcheck *kc, const char *root)
 				 s.has[i], s.nwq);
 		}
 	}
+}
+
+static struct kc_item *find(struct kcheck *kc, const char *name)
+{
+	for (int i = 0; i < kc->n; i++)
+		if (!strcmp(kc->items[i].name, name))
+			return &kc->items[i];
+	return NULL;
+}
+
+/*
+ * The mode wqrtd would run in, as it decides (the policy attribute: see
+ * sysfs_series_present()). With part of the series, the rest of it is
+ * required: profiles that set what is missing would fail.
+ */
+static void set_mode(struct kcheck *kc)
+{
+	const struct kc_item *sysfs = find(kc, "CONFIG_SYSFS");
+	const struct kc_item *policy = find(kc, "policy");
+	int i;
+
+	if (sysfs->state == KC_MISSING)
+		kc->mode = KC_MODE_NONE;
+	else if (policy->state == KC_OK)
+		kc->mode = KC_MODE_SYSFS;
+	else if (policy->state == KC_MISSING)
+		kc->mode = KC_MODE_FALLBACK;
+	else
+		kc->mode = KC_MODE_UNKNOWN;
+	for (i = 0; kc->mode == KC_MODE_SYSFS && i < kc->n; i++)
+		if (kc->items[i].series)
+			kc->items[i].required = true;
+}
+
+const char *kc_mode_name(enum kc_mode m)
+{
+	return m == KC_MODE_SYSFS    ? "sysfs" :
+	       m == KC_MODE_FALLBACK ? "fallback" :
+	       m == KC_MODE_NONE     ? "none" :
+				       "unknown";
 }
 
 void kcheck_run(const char *root, struct kcheck *kc)
@@ -291,11 +333,14 @@ void kcheck_run(const char *root, struct kcheck *kc)
 					 sizeof(kc->cmdline_sysfs), "%s",
 					 p + 16);
 	}
+	set_mode(kc);
 	for (i = 0; i < (size_t)kc->n; i++) {
 		const struct kc_item *it = &kc->items[i];
 
 		if (it->state == KC_MISSING && it->required)
 			kc->missing_required++;
+		else if (it->state == KC_MISSING && it->series)
+			kc->missing_series++;
 		else if (it->state == KC_MISSING)
 			kc->missing_recommended++;
 		else if (it->state == KC_UNKNOWN)
@@ -317,6 +362,67 @@ static const char *state_name(enum kc_state s)
 	return s == KC_OK ? "ok" : s == KC_MISSING ? "MISSING" : "unknown";
 }
 
+/* Where a board user finds how to get a kernel with the series */
+#define BOARD_DOC "make board-kernel; /usr/share/doc/wqrtd/docs/board.md"
+
+static void print_verdict(FILE *f, const struct kcheck *kc)
+{
+	const struct kc_item *rt = NULL;
+	int i;
+
+	for (i = 0; i < kc->n; i++)
+		if (!strcmp(kc->items[i].name, "CONFIG_PREEMPT_RT"))
+			rt = &kc->items[i];
+	fputc('\n', f);
+	if (kc->mode == KC_MODE_NONE) {
+		fprintf(f,
+			"wqrtd cannot work on this kernel: it finds and changes workqueues through\n"
+			"sysfs, which CONFIG_SYSFS gives\n");
+		return;
+	}
+	if (kc->missing_required) {
+		fprintf(f,
+			"this kernel has part of the wqrt series only: %d attribute(s) missing\n"
+			"(above); profiles that set them fail\n",
+			kc->missing_required);
+		return;
+	}
+	if (kc->mode == KC_MODE_FALLBACK)
+		fprintf(f,
+			"wqrtd works on this kernel in fallback mode (the wqrt series is not in it):\n"
+			"  it does:    policy and rtprio with sched_setattr() on the kworkers that\n"
+			"              [kworker:] sections name and on the rescuer of each profiled\n"
+			"              workqueue; nice, cpumask, affinity_scope, affinity_strict and\n"
+			"              max_active through sysfs, as 6.12 has them\n"
+			"  it cannot:  give a [wq:] section's policy and rtprio to the workqueue's\n"
+			"              pool workers (6.12 shares them), keep a reserve of idle\n"
+			"              workers (nr_idle_extra), give a workqueue pools of its own\n"
+			"              (private), reach ordered workqueues or those without\n"
+			"              WQ_SYSFS; and a new kworker runs SCHED_NORMAL until wqrtd\n"
+			"              has seen it\n"
+			"  for those:  a kernel with the series (" BOARD_DOC
+			")\n");
+	else if (kc->mode == KC_MODE_UNKNOWN)
+		fprintf(f,
+			"no unbound workqueue in sysfs to look at: whether the wqrt series is there\n"
+			"cannot be told (wqrtd says its mode when it starts)\n");
+	if (rt && rt->state == KC_MISSING)
+		fprintf(f,
+			"without PREEMPT_RT, RT kworkers still run before every SCHED_NORMAL task,\n"
+			"but interrupt handlers and spinlocked sections do not yield to them: the\n"
+			"latency is not bounded as on a real-time kernel (" BOARD_DOC
+			")\n");
+	if (!kc->config[0])
+		fprintf(f,
+			"no kernel configuration to read: enable CONFIG_IKCONFIG_PROC or install /boot/config-%s\n",
+			kc->release);
+	else if (kc->missing_recommended)
+		fprintf(f, "usable; %d recommended item(s) missing\n",
+			kc->missing_recommended);
+	else if (kc->mode == KC_MODE_SYSFS)
+		fprintf(f, "this kernel has everything wqrtd uses\n");
+}
+
 void kcheck_print(FILE *f, const struct kcheck *kc, bool json)
 {
 	int i;
@@ -329,7 +435,8 @@ void kcheck_print(FILE *f, const struct kcheck *kc, bool json)
 			json_str(f, kc->config);
 		else
 			fputs("null", f);
-		fprintf(f, ", \"workqueue_sysfs\": ");
+		fprintf(f, ", \"mode\": \"%s\", \"workqueue_sysfs\": ",
+			kc_mode_name(kc->mode));
 		json_str(f, kc->cmdline_sysfs);
 		fprintf(f, ", \"checks\": [");
 		for (i = 0; i < kc->n; i++) {
@@ -344,11 +451,13 @@ void kcheck_print(FILE *f, const struct kcheck *kc, bool json)
 				it->state == KC_MISSING ? "missing" :
 							  "unknown");
 			json_str(f, it->found);
-			fprintf(f, "}");
+			fprintf(f, ", \"series\": %s}",
+				it->series ? "true" : "false");
 		}
 		fprintf(f,
-			"\n], \"missing_required\": %d, \"missing_recommended\": %d}\n",
-			kc->missing_required, kc->missing_recommended);
+			"\n], \"missing_required\": %d, \"missing_recommended\": %d, \"missing_series\": %d}\n",
+			kc->missing_required, kc->missing_recommended,
+			kc->missing_series);
 		return;
 	}
 	fprintf(f, "kernel %s, configuration from %s\n",
@@ -361,22 +470,13 @@ void kcheck_print(FILE *f, const struct kcheck *kc, bool json)
 		const struct kc_item *it = &kc->items[i];
 
 		fprintf(f, "%-8s %-20s %-12s %s: %s\n", state_name(it->state),
-			it->name, it->required ? "required" : "recommended",
+			it->name,
+			it->required ? "required" :
+			it->series   ? "series" :
+				       "recommended",
 			it->why, it->found[0] ? it->found : "?");
 	}
 	fprintf(f, "\nworkqueue.sysfs= on the kernel command line: %s\n",
 		kc->cmdline_sysfs[0] ? kc->cmdline_sysfs : "(not set)");
-	if (kc->missing_required)
-		fprintf(f,
-			"\n%d required item(s) missing: wqrtd cannot do its work on this kernel (see README, \"On your board\")\n",
-			kc->missing_required);
-	else if (!kc->config[0])
-		fprintf(f,
-			"\nno kernel configuration to read: enable CONFIG_IKCONFIG_PROC or install /boot/config-%s\n",
-			kc->release);
-	else if (kc->missing_recommended)
-		fprintf(f, "\nusable; %d recommended item(s) missing\n",
-			kc->missing_recommended);
-	else
-		fprintf(f, "\nthis kernel has everything wqrtd uses\n");
+	print_verdict(f, kc);
 }

@@ -13,14 +13,19 @@
 
 #include <errno.h>
 #include <getopt.h>
+#include <linux/capability.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <time.h>
+#include <systemd/sd-bus.h>
 #include <systemd/sd-daemon.h>
 #include <systemd/sd-event.h>
+#include <systemd/sd-login.h>
 #include <unistd.h>
 
 #define USEC_PER_SEC 1000000ULL
@@ -64,9 +69,10 @@ static void usage(FILE *f)
 		"                     kworker a rule covers, once its policy is verified\n"
 		"  -h, --help         this help\n"
 		"      --version      print the version\n\n"
-		"Exit status: 0 ok, 64 usage, 71 system error, 73 the --timing file\n"
-		"cannot be opened, 74 a change failed, 78 configuration error (see\n"
-		"wqrtd(8)).\n");
+		"Exit status: 0 ok, 64 usage, 65 the originals file cannot be used,\n"
+		"71 system error, 73 the --timing file or the runtime directory cannot\n"
+		"be made, 74 a change failed, 75 another wqrtd runs, 77 not root,\n"
+		"78 configuration error (see wqrtd(8)).\n");
 }
 
 static int parse_opts(int argc, char **argv, struct opts *o)
@@ -129,6 +135,16 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 		usage(stderr);
 		return EX_USAGE;
 	}
+	/* one of them at most: each is a different run (wqrtd(8)) */
+	if (o->check + o->dry_run + o->once > 1) {
+		fprintf(stderr,
+			"wqrtd: --check, --dry-run and --once are exclusive; given:%s%s%s\n",
+			o->check ? " --check" : "",
+			o->dry_run ? " --dry-run" : "",
+			o->once ? " --once" : "");
+		usage(stderr);
+		return EX_USAGE;
+	}
 	errno = 0;
 	if (stat(o->root, &st) || !S_ISDIR(st.st_mode)) {
 		fprintf(stderr, "wqrtd: --root %s: %s\n", o->root,
@@ -166,6 +182,63 @@ static int run_dir(const struct opts *o, char *buf, size_t size, bool create)
 	return 0;
 }
 
+/*
+ * The originals: read (a previous instance's, to put back) and, but for
+ * --dry-run, written before every change, so that wqrtctl restore can
+ * undo the service and --once alike. --dry-run reads them too: its plan
+ * shows what would be put back, as the apply would. A change whose
+ * original cannot be kept is not made: no runtime directory, or a file
+ * there that cannot be read or trusted, changes nothing (another boot's
+ * file means nothing now: it is replaced). 0, or the exit status.
+ */
+static int use_originals(struct ctx *c)
+{
+	static char state[WQRT_PATH_MAX + 16];
+	int err;
+
+	if (run_dir(&c->o, c->run_dir, sizeof(c->run_dir), !c->o.dry_run)) {
+		if (c->o.dry_run) {
+			log_warn("%s: %s; the plan cannot show what would be put back",
+				 c->run_dir, strerror(errno));
+			return 0;
+		}
+		log_err("%s: %s; the originals cannot be kept, so nothing is changed",
+			c->run_dir, strerror(errno));
+		return EX_CANTCREAT;
+	}
+	/* one instance holds them; --dry-run only reads */
+	if (!c->o.dry_run) {
+		pid_t holder;
+		int fd = runstate_lock(c->run_dir, &holder);
+
+		if (fd == -EWOULDBLOCK) {
+			log_err("wqrtd (pid %d) holds %s, the originals of what it changed: nothing is changed beside it (wqrtctl status shows it; --dry-run and --check still work)",
+				(int)holder, c->run_dir);
+			return EX_TEMPFAIL;
+		}
+		if (fd < 0) {
+			log_err("%s/" RUNSTATE_LOCK ": %s; nothing is changed",
+				c->run_dir, strerror(-fd));
+			return EX_CANTCREAT;
+		}
+	}
+	snprintf(state, sizeof(state), "%s/originals", c->run_dir);
+	err = daemon_use_state(&c->d, state);
+	if (err && err != -ESTALE && !c->o.dry_run) {
+		if (err != -EPERM)
+			log_err("%s: %s", state, strerror(-err));
+		log_err("%s: its originals cannot be used, and would be lost: nothing is changed (see wqrtd(8), FILES)",
+			state);
+		return EX_DATAERR;
+	}
+	if (err && err != -EPERM && err != -ESTALE)
+		log_warn("%s: %s", state, strerror(-err));
+	/* --dry-run: read, never written */
+	if (c->o.dry_run)
+		c->d.state.path = NULL;
+	return 0;
+}
+
 static void notify_status(struct ctx *c)
 {
 	const char *err = log_last_error();
@@ -185,6 +258,7 @@ static void scan(struct ctx *c, const char *why)
 	fails = daemon_scan(&c->d);
 	if (fails)
 		log_warn("%d change(s) failed during %s scan", fails, why);
+	watch_scanned(&c->w);
 	notify_status(c);
 }
 
@@ -344,6 +418,90 @@ static int on_hup(sd_event_source *s, const struct signalfd_siginfo *si,
 	return 0;
 }
 
+#define SYSTEMD "org.freedesktop.systemd1"
+
+/* systemd's bus: its private socket (as systemctl, without D-Bus), or D-Bus */
+static sd_bus *systemd_bus(void)
+{
+	sd_bus *bus = NULL;
+
+	if (sd_bus_new(&bus) >= 0 &&
+	    sd_bus_set_address(bus, "unix:path=/run/systemd/private") >= 0 &&
+	    sd_bus_start(bus) >= 0)
+		return bus;
+	sd_bus_unref(bus);
+	bus = NULL;
+	if (sd_bus_open_system(&bus) >= 0)
+		return bus;
+	return NULL;
+}
+
+/*
+ * Does systemd stop this service to start it again: the job queued on
+ * the unit is a restart (systemctl restart, try-restart, and the Debian
+ * package's upgrade, whose postinst restarts it)? Asked at SIGTERM: the
+ * job is a restart until its stop half is done. false when anything is
+ * unsure (no systemd, no answer): a stop puts the originals back.
+ */
+static bool stopping_for_restart(void)
+{
+	sd_bus_error error = SD_BUS_ERROR_NULL;
+	char *unit = NULL, *path = NULL, *type = NULL;
+	sd_bus_message *reply = NULL;
+	const char *job;
+	bool restart = false;
+	sd_bus *bus = NULL;
+	uint32_t id;
+
+	if (!getenv("INVOCATION_ID") || sd_pid_get_unit(0, &unit) < 0)
+		return false;
+	bus = systemd_bus();
+	if (!bus || sd_bus_path_encode("/org/freedesktop/systemd1/unit", unit,
+				       &path) < 0)
+		goto out;
+	sd_bus_set_method_call_timeout(bus, 5 * USEC_PER_SEC);
+	if (sd_bus_get_property(bus, SYSTEMD, path, SYSTEMD ".Unit", "Job",
+				&error, &reply, "(uo)") < 0 ||
+	    sd_bus_message_read(reply, "(uo)", &id, &job) < 0 || !id)
+		goto out;
+	if (sd_bus_get_property_string(bus, SYSTEMD, job, SYSTEMD ".Job",
+				       "JobType", &error, &type) >= 0)
+		restart = !strcmp(type, "restart");
+out:
+	if (sd_bus_error_is_set(&error))
+		log_debug("asking systemd for %s's job: %s", unit, error.message);
+	sd_bus_error_free(&error);
+	sd_bus_message_unref(reply);
+	sd_bus_unref(bus);
+	free(type);
+	free(path);
+	free(unit);
+	return restart;
+}
+
+/*
+ * A restart keeps the profiles in force: the next wqrtd takes the
+ * originals over (RuntimeDirectoryPreserve=yes keeps them) and finds
+ * nothing to change. Unless it will not start: a configuration with
+ * errors now puts everything back, as a stop would.
+ */
+static bool keep_for_restart(struct ctx *c)
+{
+	struct config *cfg;
+
+	if (!stopping_for_restart())
+		return false;
+	if (config_load_report(c->o.conf, c->o.root, &cfg,
+			       "the next wqrtd will not start")) {
+		log_notice("stopping for a restart: putting the originals back, as the next wqrtd will not start");
+		return false;
+	}
+	config_free(cfg);
+	log_notice("stopping for a restart: the profiles stay in force, and %s/originals keeps what to put back for the next wqrtd",
+		   c->run_dir);
+	return true;
+}
+
 static int on_term(sd_event_source *s, const struct signalfd_siginfo *si,
 		   void *arg)
 {
@@ -352,7 +510,7 @@ static int on_term(sd_event_source *s, const struct signalfd_siginfo *si,
 	(void)s;
 	sd_notify(0, "STOPPING=1");
 	log_info("signal %u: stopping", si->ssi_signo);
-	if (c->d.cfg->restore_on_exit) {
+	if (c->d.cfg->restore_on_exit && !keep_for_restart(c)) {
 		int fails = daemon_restore(&c->d);
 
 		log_info("restored original settings%s",
@@ -417,6 +575,30 @@ static int setup_loop(struct ctx *c)
 	return r;
 }
 
+/*
+ * Give up capability cap for good: the effective, permitted, inheritable
+ * and ambient sets (the bounding set too where CAP_SETPCAP allows; the
+ * unit's has none, and NoNewPrivileges= keeps an exec from getting it
+ * back). 0 or -errno.
+ */
+static int drop_capability(int cap)
+{
+	struct __user_cap_header_struct h = { _LINUX_CAPABILITY_VERSION_3, 0 };
+	struct __user_cap_data_struct d[_LINUX_CAPABILITY_U32S_3];
+	uint32_t bit = 1u << (cap % 32);
+
+	if (syscall(SYS_capget, &h, d))
+		return -errno;
+	d[cap / 32].effective &= ~bit;
+	d[cap / 32].permitted &= ~bit;
+	d[cap / 32].inheritable &= ~bit;
+	if (syscall(SYS_capset, &h, d))
+		return -errno;
+	prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_LOWER, cap, 0, 0);
+	prctl(PR_CAPBSET_DROP, cap, 0, 0, 0);
+	return 0;
+}
+
 static int run_daemon(struct ctx *c)
 {
 	int r;
@@ -442,13 +624,23 @@ static int run_daemon(struct ctx *c)
 		log_err("event loop setup: %s", strerror(-r));
 		return EX_OSERR;
 	}
+	/*
+	 * CAP_NET_ADMIN was for the proc connector's subscription and the
+	 * receive buffers past net.core.rmem_max: both are done.
+	 */
+	r = drop_capability(CAP_NET_ADMIN);
+	if (r)
+		log_warn("cannot drop CAP_NET_ADMIN: %s", strerror(-r));
 	publish(c);
 	/* listen first, then scan: nothing born in between is missed */
 	scan(c, "initial");
 	arm_timer(c);
 	sd_notify(0, "READY=1");
+	/* READY=1 for whoever reads the log: listening, first scan applied */
+	log_notice("ready: netlink sockets open, initial scan done");
 	notify_status(c);
 	r = sd_event_loop(c->ev);
+	watch_free(&c->w);
 	runstate_clear(c->run_dir);
 	nlw_close(&c->nl);
 	sd_event_source_unref(c->rescan);
@@ -467,6 +659,17 @@ int main(int argc, char **argv)
 	r = parse_opts(argc, argv, &c.o);
 	if (r)
 		return r;
+	/*
+	 * Changing workqueues and kworkers needs root; as a user every write
+	 * would fail with EACCES, and be reported as something else. A fake
+	 * root (--root) is the user's own; --check and --dry-run only read.
+	 */
+	if (!c.o.check && !c.o.dry_run && !strcmp(c.o.root, "/") &&
+	    geteuid() != 0) {
+		fprintf(stderr,
+			"wqrtd: needs root to change workqueue attributes and kworker policies (run it as root, or as the service: systemctl start wqrtd); --check and --dry-run work as a user\n");
+		return EX_NOPERM;
+	}
 	log_setup(c.o.foreground || c.o.check || c.o.dry_run || c.o.once ||
 				  getenv("NOTIFY_SOCKET") ?
 			  LOG_TARGET_AUTO :
@@ -474,10 +677,13 @@ int main(int argc, char **argv)
 	if (config_load_report(c.o.conf, c.o.root, &cfg, "nothing changed"))
 		return EX_CONFIG;
 	if (c.o.check) {
+		char dirs[2 * WQRT_PATH_MAX + 8];
+
 		printf("%s: ok", c.o.conf);
 		if (cfg->nsources > 1)
-			printf(" (with %zu drop-in(s) from %s.d)",
-			       cfg->nsources - 1, c.o.conf);
+			printf(" (with %zu drop-in(s) from %s)",
+			       cfg->nsources - 1,
+			       config_dropin_dirs(cfg, dirs, sizeof(dirs)));
 		printf("\n");
 		config_free(cfg);
 		return 0;
@@ -491,22 +697,10 @@ int main(int argc, char **argv)
 	 * can undo the service and --once alike. --dry-run reads them too:
 	 * its plan shows what would be put back, as the apply would.
 	 */
-	if (run_dir(&c.o, c.run_dir, sizeof(c.run_dir), !c.o.dry_run)) {
-		log_warn(
-			"%s: %s; originals are not kept: wqrtctl restore cannot undo the changes",
-			c.run_dir, strerror(errno));
-	} else {
-		static char state[WQRT_PATH_MAX + 16];
-		int err;
-
-		snprintf(state, sizeof(state), "%s/originals", c.run_dir);
-		err = daemon_use_state(&c.d, state);
-		if (err)
-			log_warn("%s: %s; originals of a previous run are lost",
-				 state, strerror(-err));
-		/* --dry-run: read, never written */
-		if (c.o.dry_run)
-			c.d.state.path = NULL;
+	r = use_originals(&c);
+	if (r) {
+		daemon_free(&c.d);
+		return r;
 	}
 	log_notice(
 		"%s: %s", daemon_mode_name(&c.d),

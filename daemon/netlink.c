@@ -12,13 +12,20 @@
 #include <stddef.h>
 #include <netlink/netlink.h>
 #include <netlink/socket.h>
+#include <poll.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <time.h>
+#include <unistd.h>
 
 #define UEVENT_GROUP_KERNEL 1
+/* how long the proc connector's answer to a subscription may take */
+#define ACK_WAIT_MS 1000
 #define RCVBUF_SIZE (4 << 20)
 #define DRAIN_MAX 256
+
+static void overrun(struct nlw *w, const char *what);
 
 static bool from_kernel(struct nlw *w, const struct sockaddr_nl *src,
 			const char *what)
@@ -55,6 +62,18 @@ int nlw_proc_msg(struct nl_msg *msg, void *arg)
 	       cn->len < sizeof(copy) ? cn->len : sizeof(copy));
 	ev = &copy;
 	switch (ev->what) {
+	case PROC_EVENT_NONE:
+		/*
+		 * The answer to our subscription, not another listener's:
+		 * the kernel numbers its messages itself (seq), and answers
+		 * with the request's ack + 1.
+		 */
+		if (cn->len >= need + sizeof(ev->event_data.ack) &&
+		    cn->ack == w->listen_ack + 1) {
+			w->acked = true;
+			w->ack_err = ev->event_data.ack.err;
+		}
+		break;
 	case PROC_EVENT_FORK:
 		if (cn->len < need + sizeof(ev->event_data.fork))
 			break;
@@ -101,17 +120,20 @@ int nlw_proc_msg(struct nl_msg *msg, void *arg)
 
 void nlw_proc_filter(struct sock_fprog *prog)
 {
-	static struct sock_filter code[13];
+	static struct sock_filter code[14];
 	const struct sock_filter prog_code[ARRAY_SIZE(code)] = {
 		/* the proc connector's messages only */
 		BPF_STMT(BPF_LD | BPF_W | BPF_ABS,
 			 CN_OFF + offsetof(struct cn_msg, id.idx)),
-		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, HOST32(CN_IDX_PROC), 0, 10),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, HOST32(CN_IDX_PROC), 0, 11),
 		BPF_STMT(BPF_LD | BPF_W | BPF_ABS,
 			 CN_OFF + offsetof(struct cn_msg, id.val)),
-		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, HOST32(CN_VAL_PROC), 0, 8),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, HOST32(CN_VAL_PROC), 0, 9),
 		BPF_STMT(BPF_LD | BPF_W | BPF_ABS,
 			 EV_OFF + offsetof(struct proc_event, what)),
+		/* an acknowledgement: the answer to a subscription */
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, HOST32(PROC_EVENT_NONE), 6,
+			 0),
 		/* FORK whose parent is kthreadd */
 		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, HOST32(PROC_EVENT_FORK), 0,
 			 2),
@@ -128,6 +150,45 @@ void nlw_proc_filter(struct sock_fprog *prog)
 
 	memcpy(code, prog_code, sizeof(code));
 	prog->len = ARRAY_SIZE(code);
+	prog->filter = code;
+}
+
+#define UEVENT_PREFIX "add@" WQ_DEVPATH "/"
+/* a word, a half-word or a byte of the prefix per load */
+#define UEVENT_LOADS ((sizeof(UEVENT_PREFIX) - 1) / 4 + 2)
+
+/*
+ * A kobject uevent is the bare text "ACTION@DEVPATH\0KEY=VALUE\0...": the
+ * program compares its first bytes with "add@/devices/virtual/workqueue/"
+ * (BPF_ABS loads are big-endian, as the text reads), a load and a jump
+ * per word; a shorter message fails its load, which drops it too.
+ */
+void nlw_uevent_filter(struct sock_fprog *prog)
+{
+	static struct sock_filter code[2 * UEVENT_LOADS + 2];
+	const unsigned char *p = (const unsigned char *)UEVENT_PREFIX;
+	size_t len = sizeof(UEVENT_PREFIX) - 1, off = 0, n = 0, i, size;
+	uint32_t v;
+
+	while (off < len) {
+		size = len - off >= 4 ? 4 : len - off >= 2 ? 2 : 1;
+		for (i = 0, v = 0; i < size; i++)
+			v = v << 8 | p[off + i];
+		code[n++] = (struct sock_filter)BPF_STMT(
+			BPF_LD | BPF_ABS |
+				(size == 4 ? BPF_W : size == 2 ? BPF_H : BPF_B),
+			off);
+		/* not the prefix: to the last instruction, the drop */
+		code[n] = (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K,
+						       v, 0, 0);
+		n++;
+		off += size;
+	}
+	code[n++] = (struct sock_filter)BPF_STMT(BPF_RET | BPF_K, 0xffffffff);
+	code[n++] = (struct sock_filter)BPF_STMT(BPF_RET | BPF_K, 0);
+	for (i = 1; i < n - 2; i += 2)
+		code[i].jf = n - 1 - (i + 1);
+	prog->len = n;
 	prog->filter = code;
 }
 
@@ -175,12 +236,47 @@ static struct nl_sock *open_sock(int protocol, int group)
 	return sk;
 }
 
+/*
+ * Wait for the kernel's answer to PROC_CN_MCAST_LISTEN (the kernel sends
+ * it before the send returns; the wait is for safety), handling what
+ * comes before it. 0, or -errno: refused, or no answer.
+ */
+static int wait_ack(struct nlw *w)
+{
+	struct pollfd p = { .fd = nl_socket_get_fd(w->proc), .events = POLLIN };
+	int tries, err;
+
+	for (tries = 0; tries < ACK_WAIT_MS / 10 && !w->acked; tries++) {
+		err = nl_recvmsgs_default(w->proc);
+		if (err == -NLE_AGAIN)
+			poll(&p, 1, 10);
+		else if (err == -NLE_NOMEM)
+			overrun(w, "proc connector");
+		else if (err < 0)
+			break;
+	}
+	if (!w->acked) {
+		log_warn("proc connector: no answer to PROC_CN_MCAST_LISTEN within %d ms (another user namespace, or refused): not subscribed",
+			 ACK_WAIT_MS);
+		return -ETIMEDOUT;
+	}
+	if (w->ack_err) {
+		log_warn("proc connector: PROC_CN_MCAST_LISTEN refused: %s%s",
+			 strerror(w->ack_err),
+			 w->ack_err == EPERM ? " (it needs CAP_NET_ADMIN before Linux 6.6)" :
+					       "");
+		return -w->ack_err;
+	}
+	return 0;
+}
+
 int nlw_open_proc(struct nlw *w)
 {
 	char buf[sizeof(struct cn_msg) + sizeof(enum proc_cn_mcast_op)];
 	struct cn_msg *cn = (struct cn_msg *)buf;
 	enum proc_cn_mcast_op op = PROC_CN_MCAST_LISTEN;
 	struct sock_fprog prog;
+	struct timespec now;
 	struct nl_msg *msg;
 	int err;
 
@@ -188,7 +284,7 @@ int nlw_open_proc(struct nlw *w)
 	if (!w->proc)
 		return -EPROTONOSUPPORT;
 	/* every FORK, EXEC, EXIT of the system reaches this socket: the
-	 * kernel drops all but kthreadd's children's */
+	 * kernel drops all but kthreadd's children's, and the answers */
 	nlw_proc_filter(&prog);
 	if (setsockopt(nl_socket_get_fd(w->proc), SOL_SOCKET,
 		       SO_ATTACH_FILTER, &prog, sizeof(prog)))
@@ -196,9 +292,15 @@ int nlw_open_proc(struct nlw *w)
 			 strerror(errno));
 	nl_socket_modify_cb(w->proc, NL_CB_MSG_IN, NL_CB_CUSTOM, nlw_proc_msg,
 			    w);
+	/* the answer goes to every listener: ours carries this ack + 1 */
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	w->listen_ack = (uint32_t)getpid() << 16 ^ (uint32_t)now.tv_nsec;
+	w->acked = false;
+	w->ack_err = 0;
 	memset(buf, 0, sizeof(buf));
 	cn->id.idx = CN_IDX_PROC;
 	cn->id.val = CN_VAL_PROC;
+	cn->ack = w->listen_ack;
 	cn->len = sizeof(op);
 	memcpy(cn->data, &op, sizeof(op));
 	msg = nlmsg_alloc_simple(NLMSG_DONE, 0);
@@ -210,17 +312,31 @@ int nlw_open_proc(struct nlw *w)
 	if (err < 0) {
 		log_warn("proc connector: PROC_CN_MCAST_LISTEN: %s",
 			 nl_geterror(err));
+		err = -EPROTONOSUPPORT;
+	} else {
+		err = wait_ack(w);
+	}
+	if (err) {
 		nl_socket_free(w->proc);
 		w->proc = NULL;
-		return -EPROTONOSUPPORT;
 	}
-	return 0;
+	return err;
 }
 
 int nlw_open_uevent(struct nlw *w)
 {
+	struct sock_fprog prog;
+
 	w->uevent = open_sock(NETLINK_KOBJECT_UEVENT, UEVENT_GROUP_KERNEL);
-	return w->uevent ? 0 : -EPROTONOSUPPORT;
+	if (!w->uevent)
+		return -EPROTONOSUPPORT;
+	/* every device's add, change and remove: the kernel keeps them */
+	nlw_uevent_filter(&prog);
+	if (setsockopt(nl_socket_get_fd(w->uevent), SOL_SOCKET,
+		       SO_ATTACH_FILTER, &prog, sizeof(prog)))
+		log_warn("uevent: cannot attach the event filter: %s; every device event costs a wakeup",
+			 strerror(errno));
+	return 0;
 }
 
 int nlw_proc_fd(const struct nlw *w)

@@ -24,9 +24,18 @@ struct nlw {
 	void (*on_overrun)(void *arg); /* events were lost */
 	void *arg;
 	unsigned long ignored; /* messages not from the kernel */
+	/* the kernel's answer to our PROC_CN_MCAST_LISTEN: its ack + 1 */
+	uint32_t listen_ack;
+	bool acked;
+	int ack_err; /* its errno, 0 */
 };
 
-int nlw_open_proc(struct nlw *w); /* 0 or -errno */
+/*
+ * Subscribe to the proc connector and wait for the kernel's answer: 0, or
+ * -errno, said (refused: EPERM before 6.6 without CAP_NET_ADMIN; no
+ * answer: -ETIMEDOUT, another user namespace).
+ */
+int nlw_open_proc(struct nlw *w);
 int nlw_open_uevent(struct nlw *w); /* 0 or -errno */
 int nlw_proc_fd(const struct nlw *w);
 int nlw_uevent_fd(const struct nlw *w);
@@ -36,12 +45,15 @@ void nlw_uevent_receive(struct nlw *w);
 void nlw_close(struct nlw *w);
 
 /*
- * The classic BPF program the proc connector socket runs in the kernel:
- * FORK and EXIT of kthreadd's children pass, every other event is
- * dropped before it costs wqrtd anything.
+ * The classic BPF programs the sockets run in the kernel. Proc connector:
+ * FORK and EXIT of kthreadd's children pass, and the acknowledgements
+ * (PROC_EVENT_NONE: the answer to a subscription, with its errno); every
+ * other event is dropped before it costs wqrtd anything. Uevents: the
+ * "add@/devices/virtual/workqueue/" ones alone.
  */
 struct sock_fprog;
 void nlw_proc_filter(struct sock_fprog *prog);
+void nlw_uevent_filter(struct sock_fprog *prog);
 
 /* The handlers, reachable for tests with crafted messages. */
 int nlw_proc_msg(struct nl_msg *msg, void *arg);

@@ -14,7 +14,7 @@
 int wq_read_state(const struct apply_ctx *ax, const char *wq,
 		  struct wq_state *st)
 {
-	char path[WQRT_PATH_MAX], buf[512];
+	char path[WQRT_PATH_MAX], buf[ATTR_TEXT_MAX];
 	struct log_ctx lc = { .wq = wq };
 	struct stat sb;
 	int a;
@@ -245,14 +245,69 @@ static void want_sched(struct settings *want, const struct settings *from)
 			settings_copy_attr(want, from, a);
 }
 
-static bool pool_in(int pool, const int *pools, size_t n)
+static int owner_cmp(const void *a, const void *b)
 {
-	size_t i;
+	const struct pool_owner *x = a, *y = b;
 
-	for (i = 0; i < n; i++)
-		if (pools[i] == pool)
-			return true;
-	return false;
+	if (x->pool != y->pool)
+		return x->pool < y->pool ? -1 : 1;
+	/* shared first, then the first workqueue in the trackers */
+	return (x->wq > y->wq) - (x->wq < y->wq);
+}
+
+int pool_owners_build(struct pool_owners *po, const struct wq_track *wqs,
+		      size_t nwqs, const int *shared, size_t nshared)
+{
+	struct pool_owner *v;
+	size_t i, n = nshared, k;
+	int j;
+
+	for (i = 0; i < nwqs; i++)
+		n += wqs[i].npools;
+	v = realloc(po->v, (n ? n : 1) * sizeof(*v));
+	if (!v)
+		return -ENOMEM;
+	po->v = v;
+	n = 0;
+	for (i = 0; i < nshared; i++)
+		v[n++] = (struct pool_owner){ shared[i], -1 };
+	for (i = 0; i < nwqs; i++) {
+		const struct wq_track *t = &wqs[i];
+
+		if (t->failed || !(t->want.set & WA_BIT(WA_POLICY)))
+			continue;
+		for (j = 0; j < t->npools; j++)
+			v[n++] = (struct pool_owner){ t->pools[j], (int)i };
+	}
+	qsort(v, n, sizeof(*v), owner_cmp);
+	/* one per pool: the first of its run decides */
+	for (i = 0, k = 0; i < n; i++)
+		if (!k || v[k - 1].pool != v[i].pool)
+			v[k++] = v[i];
+	po->n = k;
+	return 0;
+}
+
+int pool_owner(const struct pool_owners *po, int pool)
+{
+	size_t lo = 0, hi = po->n, mid;
+
+	while (lo < hi) {
+		mid = (lo + hi) / 2;
+		if (po->v[mid].pool == pool)
+			return po->v[mid].wq;
+		if (po->v[mid].pool < pool)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return -1;
+}
+
+void pool_owners_free(struct pool_owners *po)
+{
+	free(po->v);
+	memset(po, 0, sizeof(*po));
 }
 
 /*
@@ -305,7 +360,7 @@ static bool kw_owner(const struct kw_scope *sc, const struct task_info *ti,
 	const struct wq_track *best, *t;
 	const struct rule *r;
 	struct kw_class c;
-	size_t i;
+	int w;
 
 	kworker_classify(ti->comm, &c);
 	if (c.kind == KW_NONE || c.kind == KW_DYING)
@@ -319,26 +374,9 @@ static bool kw_owner(const struct kw_scope *sc, const struct task_info *ti,
 	}
 	if (p->ambiguous[0])
 		return false;
-	if (c.kind == KW_UNBOUND && sc->pool_map) {
-		int w = (size_t)c.pool < sc->npool_map ? sc->pool_map[c.pool] :
-							  -1;
-
-		if (w >= 0) {
-			t = &sc->wqs[w];
-			want_sched(want, &t->want);
-			p->keep = true;
-			snprintf(p->owner, sizeof(p->owner), "pool %d of %s",
-				 c.pool, t->name);
-			return true;
-		}
-	}
-	for (i = 0; c.kind == KW_UNBOUND && !sc->pool_map &&
-		    !pool_in(c.pool, sc->shared, sc->nshared) && i < sc->nwqs;
-	     i++) {
-		t = &sc->wqs[i];
-		if (t->failed || !(t->want.set & WA_BIT(WA_POLICY)) ||
-		    !pool_in(c.pool, t->pools, t->npools))
-			continue;
+	w = c.kind == KW_UNBOUND ? pool_owner(sc->owners, c.pool) : -1;
+	if (w >= 0) {
+		t = &sc->wqs[w];
 		want_sched(want, &t->want);
 		p->keep = true;
 		snprintf(p->owner, sizeof(p->owner), "pool %d of %s", c.pool,
@@ -355,15 +393,29 @@ static bool kw_owner(const struct kw_scope *sc, const struct task_info *ti,
 }
 
 int plan_kw(const struct apply_ctx *ax, const struct kw_scope *sc,
-	    const struct task_info *ti, struct kw_plan *p)
+	    const struct task_info *ti, const struct kw_track *k,
+	    struct kw_plan *p)
 {
 	struct settings want;
 	int err;
 
 	memset(p, 0, sizeof(*p));
 	snprintf(p->comm, sizeof(p->comm), "%s", ti->comm);
-	if (!kw_owner(sc, ti, p, &want))
-		return 0;
+	if (!kw_owner(sc, ti, p, &want)) {
+		if (!k || !k->changed)
+			return 0;
+		/* changed by wqrtd, and no rule covers it now */
+		p->pid = ti->pid;
+		p->restore = true;
+		snprintf(p->owner, sizeof(p->owner),
+			 "no rule, original goes back");
+		err = ax->ops->sched_get(ax->ops->ctx, ti->pid, &p->cur);
+		if (err)
+			return err;
+		p->target = k->orig;
+		p->drift = !sched_val_equal(&p->cur, &p->target);
+		return 1;
+	}
 	err = plan_kw_sched(ax, ti->pid, &want, p);
 	return err ? err : 1;
 }

@@ -18,11 +18,12 @@ struct apply_ctx {
 	const char *root;
 	const struct sys_ops *ops;
 	/*
-	 * Persist the originals now (the trackers' orig and changed): called
-	 * after they grow and before the write they guard, and after a
-	 * confirmed put-back shrinks them. NULL: nothing is persisted.
+	 * The originals (the trackers' orig and changed) shrank: a confirmed
+	 * put-back, a change that did not happen. They are saved at the end
+	 * of the pass (daemon.c); what grows is saved before the writes it
+	 * guards, by whoever recorded it. NULL: nobody keeps them.
 	 */
-	void (*persist)(void *arg);
+	void (*originals_changed)(void *arg);
 	void *arg;
 };
 
@@ -113,9 +114,12 @@ int plan_attrs(const struct settings *target, const struct wq_state *st,
 struct kw_plan {
 	pid_t pid;
 	char comm[COMM_MAX];
-	char owner[128]; /* "[kworker:..]", "rescuer of W", "pool N of W" */
+	/* "[kworker:..]", "rescuer of W", "pool N of W", or no rule */
+	char owner[128];
 	struct settings want; /* WA_POLICY, WA_RTPRIO, WA_NICE */
 	bool keep; /* a pool's worker: the kernel gives it its policy */
+	/* no rule covers it now: its original goes back (target) */
+	bool restore;
 	struct sched_val cur;
 	struct sched_val target;
 	bool drift;
@@ -123,29 +127,49 @@ struct kw_plan {
 	char ambiguous[128];
 };
 
+/*
+ * Which profiled workqueue owns the workers of each unbound pool: decided
+ * here, once per change of the workqueues or their pools, for every
+ * kworker's plan to look up. A pool is owned by the first tracked
+ * workqueue with a policy rule (and no failure) that lists it in
+ * pool_ids, unless a workqueue without a policy rule lists it too: those
+ * workers run that one's work as well (shared), and the kernel gives the
+ * profiled workqueue pools of its own once its policy is written.
+ */
+struct pool_owner {
+	int pool;
+	int wq; /* index in the trackers, or -1: shared */
+};
+
+struct pool_owners {
+	struct pool_owner *v; /* by pool id */
+	size_t n;
+};
+
+/* shared: the pools of workqueues without a policy rule */
+int pool_owners_build(struct pool_owners *po, const struct wq_track *wqs,
+		      size_t nwqs, const int *shared, size_t nshared);
+/* The index in the trackers of the workqueue that owns pool, or -1 */
+int pool_owner(const struct pool_owners *po, int pool);
+void pool_owners_free(struct pool_owners *po);
+
 /* Who may own a kworker: the rules and the workqueues tracked now */
 struct kw_scope {
 	const struct config *cfg;
 	const struct wq_track *wqs;
 	size_t nwqs;
-	/* S: pools also used by workqueues not profiled with a policy */
-	const int *shared;
-	size_t nshared;
-	/*
-	 * Or, when set, the pools at once: pool_map[pool] is the index in
-	 * wqs of the workqueue whose worker it is, -1 for none (shared, or
-	 * nobody's); pools past npool_map are nobody's.
-	 */
-	const int *pool_map;
-	size_t npool_map;
+	const struct pool_owners *owners;
 };
 
 /*
- * The plan for kworker ti. 1 when a rule covers it, 0 when none does,
+ * The plan for kworker ti; k: its tracker, if any, whose original goes
+ * back when no rule covers it any more. 1 when there is a plan (a rule,
+ * or an original to put back), 0 when wqrtd has no business with it,
  * -ESRCH when it is gone, other -errno reading its scheduling.
  */
 int plan_kw(const struct apply_ctx *ax, const struct kw_scope *sc,
-	    const struct task_info *ti, struct kw_plan *p);
+	    const struct task_info *ti, const struct kw_track *k,
+	    struct kw_plan *p);
 /* The scheduling half of plan_kw(): want against what pid has now */
 int plan_kw_sched(const struct apply_ctx *ax, pid_t pid,
 		  const struct settings *want, struct kw_plan *p);

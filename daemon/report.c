@@ -177,10 +177,11 @@ static void kw_json(struct report *r, const struct kw_plan *p)
 	fprintf(r->f, ", \"owner\": ");
 	json_str(r->f, p->owner);
 	fprintf(r->f,
-		", \"policy\": \"%s\", \"rtprio\": %d, \"nice\": %d, \"desired_policy\": \"%s\", \"desired_rtprio\": %d, \"drift\": %s}",
+		", \"policy\": \"%s\", \"rtprio\": %d, \"nice\": %d, \"desired_policy\": \"%s\", \"desired_rtprio\": %d, \"drift\": %s%s}",
 		sched_policy_name(p->cur.policy), p->cur.rtprio, p->cur.nice,
 		sched_policy_name(p->target.policy), p->target.rtprio,
-		p->drift ? "true" : "false");
+		p->drift ? "true" : "false",
+		p->restore ? ", \"original\": true" : "");
 }
 
 static void kw_table(struct report *r, const struct kw_plan *p)
@@ -202,12 +203,13 @@ static void kw_diff(struct report *r, const struct kw_plan *p)
 		return;
 	fprintf(r->f, "@@ %s (pid %d): %s @@\n", p->comm, (int)p->pid,
 		p->owner);
-	fprintf(r->f, "-policy = %s %d\n+policy = %s %d\n",
+	fprintf(r->f, "-policy = %s %d\n+policy = %s %d%s\n",
 		sched_policy_name(cur->policy), cur->rtprio,
-		sched_policy_name(target->policy), target->rtprio);
+		sched_policy_name(target->policy), target->rtprio,
+		p->restore ? "  (original)" : "");
 	if (target->nice != cur->nice && target->policy == SCHED_OTHER)
-		fprintf(r->f, "-nice = %d\n+nice = %d\n", cur->nice,
-			target->nice);
+		fprintf(r->f, "-nice = %d\n+nice = %d%s\n", cur->nice,
+			target->nice, p->restore ? "  (original)" : "");
 }
 
 static void report_kw(struct report *r, const struct kw_plan *p)

@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -32,6 +33,33 @@ int mkdir_p(const char *path, mode_t mode)
 	if (mkdir(buf, mode) && errno != EEXIST)
 		return -errno;
 	return 0;
+}
+
+int runstate_lock(const char *dir, pid_t *holder)
+{
+	char path[WQRT_PATH_MAX + 16], buf[32];
+	ssize_t n;
+	int fd;
+
+	*holder = 0;
+	snprintf(path, sizeof(path), "%s/" RUNSTATE_LOCK, dir);
+	fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600);
+	if (fd < 0)
+		return -errno;
+	if (flock(fd, LOCK_EX | LOCK_NB)) {
+		int err = -errno;
+
+		n = pread(fd, buf, sizeof(buf) - 1, 0);
+		buf[n > 0 ? n : 0] = '\0';
+		*holder = atoi(buf);
+		close(fd);
+		return err == -EAGAIN ? -EWOULDBLOCK : err;
+	}
+	/* who holds it, for the message of the one that cannot have it */
+	n = snprintf(buf, sizeof(buf), "%d\n", (int)getpid());
+	if (ftruncate(fd, 0) || pwrite(fd, buf, n, 0) != n)
+		log_debug("%s: %s", path, strerror(errno));
+	return fd;
 }
 
 /* Write text to path through path.new and rename(): never half a file */
@@ -262,10 +290,12 @@ static bool same_content(const char *path, const struct config_source *src)
 	char *buf;
 	int fd;
 
-	fd = open(path, O_RDONLY | O_CLOEXEC);
+	/* without blocking: a FIFO put in the file's place is no match */
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
 	if (fd < 0)
 		return false;
-	if (!fstat(fd, &st) && (size_t)st.st_size == src->len) {
+	if (!fstat(fd, &st) && S_ISREG(st.st_mode) &&
+	    (size_t)st.st_size == src->len) {
 		buf = malloc(src->len + 1);
 		if (buf && read(fd, buf, src->len + 1) == (ssize_t)src->len)
 			same = !memcmp(buf, src->text, src->len);
@@ -275,12 +305,43 @@ static bool same_content(const char *path, const struct config_source *src)
 	return same;
 }
 
+/*
+ * The files of pattern that rs does not hold, in changed. shadow: the main
+ * file whose CONFIG.d has the say on a name (a vendor drop-in that one of
+ * the same name replaced, or a link to /dev/null hides, is not new).
+ */
+static void added_since(const struct runstate *rs, const char *pattern,
+			const char *shadow, struct strlist *changed)
+{
+	char mine[WQRT_PATH_MAX * 2];
+	struct stat st;
+	size_t i, j;
+	glob_t g;
+
+	if (glob(pattern, 0, NULL, &g))
+		return;
+	for (j = 0; j < g.gl_pathc; j++) {
+		if (shadow) {
+			snprintf(mine, sizeof(mine), "%s.d/%s", shadow,
+				 base_name(g.gl_pathv[j]));
+			if (!lstat(mine, &st))
+				continue;
+		}
+		for (i = 1; i < rs->nfiles; i++)
+			if (!strcmp(rs->files[i], g.gl_pathv[j]))
+				break;
+		if (i == rs->nfiles || rs->nfiles == 0)
+			strlist_add(changed, "%s", g.gl_pathv[j]);
+	}
+	globfree(&g);
+}
+
 bool runstate_changed(const struct runstate *rs, const struct config *held,
 		      struct strlist *changed)
 {
+	const char *vendor = config_vendor_dir();
 	char pattern[WQRT_PATH_MAX + 16];
-	size_t before = changed->n, i, j;
-	glob_t g;
+	size_t before = changed->n, i;
 
 	for (i = 0; i < rs->nfiles; i++) {
 		/* the copy holds the same files in the same order */
@@ -288,17 +349,12 @@ bool runstate_changed(const struct runstate *rs, const struct config *held,
 		    !same_content(rs->files[i], &held->sources[i]))
 			strlist_add(changed, "%s", rs->files[i]);
 	}
-	/* a drop-in added since */
+	/* a drop-in added since, of CONFIG.d or of the vendor directory */
 	snprintf(pattern, sizeof(pattern), "%s.d/*.conf", rs->config);
-	if (!glob(pattern, 0, NULL, &g)) {
-		for (j = 0; j < g.gl_pathc; j++) {
-			for (i = 1; i < rs->nfiles; i++)
-				if (!strcmp(rs->files[i], g.gl_pathv[j]))
-					break;
-			if (i == rs->nfiles || rs->nfiles == 0)
-				strlist_add(changed, "%s", g.gl_pathv[j]);
-		}
-		globfree(&g);
+	added_since(rs, pattern, NULL, changed);
+	if (vendor) {
+		snprintf(pattern, sizeof(pattern), "%s/*.conf", vendor);
+		added_since(rs, pattern, rs->config, changed);
 	}
 	return changed->n != before;
 }

@@ -47,6 +47,16 @@ int runstate_publish(const char *dir, const struct config *cfg,
 		     unsigned int *gen);
 /* mkdir -p: 0 or -errno */
 int mkdir_p(const char *path, mode_t mode);
+
+#define RUNSTATE_LOCK "lock"
+/*
+ * One instance holds the originals of dir: wqrtd (the service, --once)
+ * and wqrtctl restore take DIR/lock (flock) for as long as they run. The
+ * open fd that holds it (never closed: the lock goes with the process),
+ * or -EWOULDBLOCK with *holder set to the pid holding it (0: unknown), or
+ * -errno when the lock file cannot be opened.
+ */
+int runstate_lock(const char *dir, pid_t *holder);
 /* wqrtd exits: it holds nothing any more */
 void runstate_clear(const char *dir);
 

@@ -3,9 +3,11 @@
 #include "log.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 static bool v_eq(const void *ctx, int idx, const void *key)
@@ -94,49 +96,157 @@ static void saved_kw_add(struct state *s, pid_t pid, unsigned long long start,
 	htab_add(&s->kv_ix, kv_hash(pid), s->nk - 1);
 }
 
-/*
- * One line per changed attribute: "WORKQUEUE ATTRIBUTE VALUE" (sysfs's),
- * and per changed kworker "kworker PID START POLICY RTPRIO NICE".
- */
-int state_load(struct state *s, const char *path)
+/* This boot's id, from ROOT/proc/sys/kernel/random/boot_id; "" unknown */
+static void read_boot_id(struct state *s, const char *root)
 {
-	char name[WQ_NAME_MAX], attr[32], val[256], line[512];
+	char path[WQRT_PATH_MAX], buf[64];
+	size_t len;
+
+	s->boot[0] = '\0';
+	if (path_fmt(path, sizeof(path), root,
+		     "/proc/sys/kernel/random/boot_id") ||
+	    read_text(path, buf, sizeof(buf)) || strchr(buf, ' '))
+		return;
+	len = strlen(buf);
+	if (len < sizeof(s->boot))
+		memcpy(s->boot, buf, len + 1);
+}
+
+/*
+ * The file and the directory it is in, held to the configuration's rule:
+ * whoever else could write them could make wqrtd "put back" values of
+ * their choosing. 0, or -EPERM (said).
+ */
+static int check_trusted(const char *path, int fd)
+{
+	char dir[WQRT_PATH_MAX], why[WQRT_PATH_MAX + 160], *slash;
+	struct stat st;
+
+	snprintf(dir, sizeof(dir), "%s", path);
+	slash = strrchr(dir, '/');
+	if (slash)
+		*(slash == dir ? slash + 1 : slash) = '\0';
+	else
+		snprintf(dir, sizeof(dir), ".");
+	if (!stat(dir, &st) && trust_check(dir, &st, why, sizeof(why))) {
+		log_err("%s: %s", dir, why);
+		return -EPERM;
+	}
+	if (fd < 0)
+		return 0;
+	if (fstat(fd, &st))
+		return -errno;
+	if (!S_ISREG(st.st_mode)) {
+		log_err("%s: not a regular file; refusing it", path);
+		return -EPERM;
+	}
+	if (trust_check(path, &st, why, sizeof(why))) {
+		log_err("%s: %s", path, why);
+		return -EPERM;
+	}
+	return 0;
+}
+
+/* "NAME ATTR VALUE": a workqueue attribute's original */
+static void load_wq_line(struct state *s, const char *path, char *line)
+{
+	char *name = line, *attr, *val;
+	struct settings one = { 0 };
+	struct saved_wq *w;
+	int a;
+
+	attr = strchr(name, ' ');
+	val = attr ? strchr(attr + 1, ' ') : NULL;
+	if (!val || attr == name || val == attr + 1 || !val[1] ||
+	    attr - name >= WQ_NAME_MAX) {
+		log_warn("%s: ignoring '%s'", path, line);
+		return;
+	}
+	*attr++ = '\0';
+	*val++ = '\0';
+	a = attr_lookup(attr);
+	if (a < 0 || attr_parse_sysfs(a, val, &one)) {
+		/* no entry for a workqueue with nothing to put back */
+		log_warn("%s: ignoring '%s %s %s'", path, name, attr, val);
+		return;
+	}
+	w = saved_find(s, name);
+	if (!w)
+		w = saved_add(s, name);
+	if (w)
+		settings_copy_attr(&w->orig, &one, a);
+}
+
+/*
+ * "boot ID" first, when the boot id is known; then one line per changed
+ * attribute: "WORKQUEUE ATTRIBUTE VALUE" (sysfs's), and per changed
+ * kworker "kworker PID START POLICY RTPRIO NICE". Lines are as long as
+ * they need (a cpumask of 4096 CPUs is 1151 bytes).
+ */
+int state_load(struct state *s, const char *path, const char *root,
+	       const struct sys_ops *ops)
+{
 	unsigned long long start;
 	struct sched_val orig;
-	struct saved_wq *w;
+	char *line = NULL;
+	size_t cap = 0;
+	ssize_t len;
+	int pid, end, fd, err, nr = 0;
 	FILE *f;
-	int a, pid, end;
 
 	s->path = path;
+	s->ops = ops;
+	read_boot_id(s, root);
 	free(s->last);
 	s->last = strdup("");
-	f = fopen(path, "re");
-	if (!f)
-		return errno == ENOENT ? 0 : -errno;
-	while (fgets(line, sizeof(line), f)) {
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOFOLLOW);
+	if (fd < 0 && errno == ELOOP) {
+		log_err("%s: a symbolic link; refusing it", path);
+		return -EPERM;
+	}
+	if (fd < 0 && errno != ENOENT)
+		return -errno;
+	err = check_trusted(path, fd);
+	if (err || fd < 0) {
+		if (fd >= 0)
+			close(fd);
+		return err;
+	}
+	f = fdopen(fd, "re");
+	if (!f) {
+		close(fd);
+		return -errno;
+	}
+	while ((len = getline(&line, &cap, f)) > 0) {
+		if (line[len - 1] == '\n')
+			line[--len] = '\0';
 		end = 0;
-		if (sscanf(line, "kworker %d %llu %d %d %d %n", &pid, &start,
+		if (!nr++ && !strncmp(line, "boot ", 5)) {
+			if (s->boot[0] && strcmp(line + 5, s->boot)) {
+				log_err("%s: written during another boot (boot id %s; this one is %s): its pids and values mean nothing now; refusing it",
+					path, line + 5, s->boot);
+				err = -ESTALE;
+				break;
+			}
+			continue;
+		}
+		if (sscanf(line, "kworker %d %llu %d %d %d%n", &pid, &start,
 			   &orig.policy, &orig.rtprio, &orig.nice, &end) == 5 &&
 		    end && !line[end]) {
 			saved_kw_add(s, pid, start, &orig);
 			continue;
 		}
-		if (sscanf(line, "%63s %31s %255s", name, attr, val) != 3) {
-			log_warn("%s: ignoring '%.*s'", path,
-				 (int)strcspn(line, "\n"), line);
-			continue;
-		}
-		w = saved_find(s, name);
-		if (!w)
-			w = saved_add(s, name);
-		if (!w)
-			break;
-		a = attr_lookup(attr);
-		if (a < 0 || attr_parse_sysfs(a, val, &w->orig))
-			log_warn("%s: ignoring '%s %s %s'", path, name, attr,
-				 val);
+		load_wq_line(s, path, line);
 	}
+	free(line);
 	fclose(f);
+	if (err) {
+		/* nothing of it is taken; the next save replaces it */
+		s->n = s->nk = 0;
+		htab_clear(&s->v_ix);
+		htab_clear(&s->kv_ix);
+		return err;
+	}
 	/* unknown: the next save writes the file whatever it holds */
 	free(s->last);
 	s->last = NULL;
@@ -163,6 +273,22 @@ bool state_take(struct state *s, const char *wq, struct settings *orig)
 	return true;
 }
 
+void state_drop(struct state *s, const char *wq)
+{
+	struct saved_wq *w = saved_find(s, wq);
+
+	if (w)
+		saved_drop(s, w);
+}
+
+void state_drop_kw(struct state *s, pid_t pid)
+{
+	struct saved_kw *k = saved_kw_find(s, pid);
+
+	if (k)
+		saved_kw_drop(s, k);
+}
+
 bool state_has_kw(const struct state *s, pid_t pid)
 {
 	return saved_kw_find(s, pid) != NULL;
@@ -187,7 +313,7 @@ bool state_take_kw(struct state *s, pid_t pid, unsigned long long start,
 static void write_orig(FILE *f, const char *wq, const struct settings *orig,
 		       size_t *n)
 {
-	char val[256];
+	char val[ATTR_TEXT_MAX];
 	int a;
 
 	for (a = 0; a < WA_NR; a++) {
@@ -207,19 +333,22 @@ static void write_kw(FILE *f, pid_t pid, unsigned long long start,
 	(*n)++;
 }
 
-void state_save(struct state *s, const struct wq_track *wqs, size_t n,
-		const struct kw_track *kws, size_t nk)
+int state_save(struct state *s, const struct wq_track *wqs, size_t n,
+	       const struct kw_track *kws, size_t nk)
 {
-	char tmp[WQRT_PATH_MAX + 8], *text = NULL;
+	char *text = NULL;
 	size_t i, lines = 0, len = 0;
 	FILE *f;
+	int err;
 
 	if (!s->path)
-		return;
+		return 0;
 	s->saves++;
 	f = open_memstream(&text, &len);
 	if (!f)
-		return;
+		return -ENOMEM;
+	if (s->boot[0])
+		fprintf(f, "boot %s\n", s->boot);
 	for (i = 0; i < n; i++)
 		write_orig(f, wqs[i].name, &wqs[i].orig, &lines);
 	for (i = 0; i < s->n; i++)
@@ -233,46 +362,24 @@ void state_save(struct state *s, const struct wq_track *wqs, size_t n,
 			 &lines);
 	if (fclose(f)) {
 		free(text);
-		return;
+		return -ENOMEM;
 	}
+	/* nothing to keep: no file */
+	if (!lines)
+		text[len = 0] = '\0';
 	if (s->last && !strcmp(s->last, text)) {
 		free(text);
-		return;
+		return 0;
 	}
-	snprintf(tmp, sizeof(tmp), "%s.new", s->path);
-	if (!lines) {
-		if (unlink(s->path) && errno != ENOENT) {
-			log_warn("cannot remove %s: %s", s->path,
-				 strerror(errno));
-			free(text);
-			return;
-		}
-	} else {
-		int bad;
-
-		f = fopen(tmp, "we");
-		bad = !f;
-		if (f) {
-			bad = fputs(text, f) < 0;
-			bad |= fclose(f) != 0;
-		}
-		if (bad || rename(tmp, s->path)) {
-			log_warn("cannot write %s: %s", s->path,
-				 strerror(errno));
-			free(text);
-			return;
-		}
+	err = s->ops->save_file(s->ops->ctx, s->path, lines ? text : NULL,
+				len);
+	if (err) {
+		free(text);
+		return err;
 	}
 	free(s->last);
 	s->last = text;
-}
-
-void state_forget(struct state *s)
-{
-	s->n = 0;
-	s->nk = 0;
-	htab_clear(&s->v_ix);
-	htab_clear(&s->kv_ix);
+	return 0;
 }
 
 void state_free(struct state *s)

@@ -4,6 +4,7 @@
 #include "util.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <sched.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -37,6 +38,7 @@ static int real_get(void *ctx, pid_t pid, struct sched_val *v)
 	v->policy = (int)a.sched_policy;
 	v->rtprio = (int)a.sched_priority;
 	v->nice = a.sched_nice;
+	v->flags = a.sched_flags & SCHED_FLAG_RESET_ON_FORK;
 	return 0;
 }
 
@@ -48,6 +50,7 @@ static int real_set(void *ctx, pid_t pid, const struct sched_val *v)
 	memset(&a, 0, sizeof(a));
 	a.size = sizeof(a);
 	a.sched_policy = v->policy;
+	a.sched_flags = v->flags & SCHED_FLAG_RESET_ON_FORK;
 	a.sched_priority = v->rtprio;
 	a.sched_nice = v->nice;
 	if (syscall(SYS_sched_setattr, pid, &a, 0) < 0)
@@ -83,12 +86,89 @@ static int real_pidfd_exited(void *ctx, int fd)
 	return n > 0;
 }
 
+/* fsync the directory that holds path: a rename in it is then durable */
+static int sync_dir_of(const char *path)
+{
+	char dir[WQRT_PATH_MAX];
+	char *slash;
+	int fd, err = 0;
+
+	snprintf(dir, sizeof(dir), "%s", path);
+	slash = strrchr(dir, '/');
+	if (!slash)
+		snprintf(dir, sizeof(dir), ".");
+	else
+		*(slash == dir ? slash + 1 : slash) = '\0';
+	fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	if (fsync(fd))
+		err = -errno;
+	close(fd);
+	return err;
+}
+
+int sys_save_file(void *ctx, const char *path, const char *text, size_t len)
+{
+	char tmp[WQRT_PATH_MAX + 8];
+	size_t done = 0;
+	ssize_t n;
+	int fd, err = 0;
+
+	(void)ctx;
+	if (!text) {
+		if (unlink(path) && errno != ENOENT)
+			return -errno;
+		return sync_dir_of(path);
+	}
+	if (snprintf(tmp, sizeof(tmp), "%s.new", path) >= (int)sizeof(tmp))
+		return -ENAMETOOLONG;
+	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW,
+		  0600);
+	if (fd < 0)
+		return -errno;
+	while (!err && done < len) {
+		n = write(fd, text + done, len - done);
+		if (n < 0 && errno != EINTR)
+			err = -errno;
+		else if (n > 0)
+			done += n;
+	}
+	/* ENOSPC and EIO may only show here */
+	if (!err && fsync(fd))
+		err = -errno;
+	if (close(fd) && !err)
+		err = -errno;
+	if (!err && rename(tmp, path))
+		err = -errno;
+	if (err) {
+		unlink(tmp);
+		return err;
+	}
+	return sync_dir_of(path);
+}
+
+int sys_lstat(void *ctx, const char *path, struct stat *st)
+{
+	(void)ctx;
+	return lstat(path, st) ? -errno : 0;
+}
+
+struct dirent *sys_readdir(void *ctx, DIR *dir)
+{
+	(void)ctx;
+	return readdir(dir);
+}
+
 const struct sys_ops sys_ops_real = {
 	.sched_get = real_get,
 	.sched_set = real_set,
 	.write_attr = real_write,
 	.pidfd_open = real_pidfd_open,
 	.pidfd_exited = real_pidfd_exited,
+	.save_file = sys_save_file,
+	.lstat = sys_lstat,
+	.readdir = sys_readdir,
 };
 
 static int fake_get(void *ctx, pid_t pid, struct sched_val *v)
@@ -145,6 +225,9 @@ const struct sys_ops sys_ops_fake_root = {
 	.sched_get = fake_get,
 	.sched_set = fake_set,
 	.write_attr = real_write,
+	.save_file = sys_save_file,
+	.lstat = sys_lstat,
+	.readdir = sys_readdir,
 };
 
 void sys_ops_for_root(struct sys_ops *o, const char *root)

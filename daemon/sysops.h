@@ -6,14 +6,27 @@
 #ifndef WQRT_SYSOPS_H
 #define WQRT_SYSOPS_H
 
+#include <dirent.h>
 #include <stdbool.h>
+#include <stddef.h>
+#include <sys/stat.h>
 #include <sys/types.h>
 
 struct sched_val {
 	int policy; /* SCHED_OTHER, SCHED_FIFO, SCHED_RR, ... */
 	int rtprio;
 	int nice;
+	/*
+	 * SCHED_FLAG_RESET_ON_FORK: set on every policy wqrtd sets (as
+	 * rtkit does), so that a task that took the pid in the window and
+	 * forks passes no real-time policy on. Not compared.
+	 */
+	unsigned int flags;
 };
+
+#ifndef SCHED_FLAG_RESET_ON_FORK
+#define SCHED_FLAG_RESET_ON_FORK 0x01
+#endif
 
 struct sys_ops {
 	/* 0 or -errno */
@@ -26,8 +39,24 @@ struct sys_ops {
 	 */
 	int (*pidfd_open)(void *ctx, pid_t pid);
 	int (*pidfd_exited)(void *ctx, int fd);
+	/*
+	 * Replace path with the len bytes of text, durably: written to
+	 * path.new, synced, renamed over path, the directory synced; text
+	 * NULL removes path. 0 or -errno; on an error path is as it was and
+	 * no path.new is left behind.
+	 */
+	int (*save_file)(void *ctx, const char *path, const char *text,
+			 size_t len);
+	/* lstat(2) and readdir(3) while listing /sys and /proc */
+	int (*lstat)(void *ctx, const char *path, struct stat *st);
+	struct dirent *(*readdir)(void *ctx, DIR *dir);
 	void *ctx;
 };
+
+/* The real save_file, lstat and readdir (0 or -errno; NULL, errno) */
+int sys_save_file(void *ctx, const char *path, const char *text, size_t len);
+int sys_lstat(void *ctx, const char *path, struct stat *st);
+struct dirent *sys_readdir(void *ctx, DIR *dir);
 
 /* sched_getattr()/sched_setattr() and write(2). */
 extern const struct sys_ops sys_ops_real;

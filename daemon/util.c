@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 int path_fmt(char *buf, size_t size, const char *root, const char *fmt, ...)
@@ -29,6 +30,25 @@ int path_fmt(char *buf, size_t size, const char *root, const char *fmt, ...)
 	va_end(ap);
 	if (n < 0 || (size_t)n >= size - len)
 		return -ENAMETOOLONG;
+	return 0;
+}
+
+int trust_check(const char *path, const struct stat *st, char *why,
+		size_t size)
+{
+	if (st->st_uid != 0 && st->st_uid != geteuid()) {
+		snprintf(why, size,
+			 "owned by uid %u, not root; refusing it (chown root %s)",
+			 (unsigned int)st->st_uid, path);
+		return -EPERM;
+	}
+	if ((st->st_mode & (S_IWGRP | S_IWOTH)) &&
+	    !(S_ISDIR(st->st_mode) && (st->st_mode & S_ISVTX))) {
+		snprintf(why, size,
+			 "group or others can write it (mode %04o); refusing it (chmod go-w %s)",
+			 (unsigned int)(st->st_mode & 07777), path);
+		return -EPERM;
+	}
 	return 0;
 }
 
@@ -142,6 +162,9 @@ void cpubits_and(struct cpubits *dst, const struct cpubits *m)
 		dst->w[i] &= m->w[i];
 }
 
+_Static_assert(WQRT_MAX_CPUS_LAST == WQRT_MAX_CPUS - 1,
+	       "WQRT_MAX_CPUS_LAST names the last CPU");
+
 static int cpu_number(const char **p, unsigned long *out, const char **why)
 {
 	char *end;
@@ -152,7 +175,7 @@ static int cpu_number(const char **p, unsigned long *out, const char **why)
 	}
 	*out = strtoul(*p, &end, 10);
 	if (*out >= WQRT_MAX_CPUS) {
-		*why = "CPU number out of range (0..1023)";
+		*why = "CPU number out of range (0.." STR(WQRT_MAX_CPUS_LAST) ")";
 		return -EINVAL;
 	}
 	*p = end;

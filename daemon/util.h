@@ -11,8 +11,13 @@
 #include <stdint.h>
 #include <sys/types.h>
 
-#define WQRT_MAX_CPUS 1024
+/* the CPUs a cpumask can name: 4096, as arm64's NR_CPUS at most */
+#define WQRT_MAX_CPUS 4096
 #define WQRT_PATH_MAX 512
+
+#define WQRT_MAX_CPUS_LAST 4095 /* WQRT_MAX_CPUS - 1, for messages */
+#define STR_(x) #x
+#define STR(x) STR_(x)
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
@@ -23,6 +28,18 @@ struct cpubits {
 /* Build ROOT + the formatted path; root "" or "/" means the real system. */
 int path_fmt(char *buf, size_t size, const char *root, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
+
+struct stat;
+/*
+ * May root trust what path names (st: its stat)? Owned by root, or by
+ * whoever runs this (tests as a user), and writable by no one else: group
+ * and others may write only a directory with the sticky bit (/tmp), where
+ * no one can replace another's file. 0, or -EPERM with why set to what
+ * follows "PATH: " in the message ("owned by uid 1000, not root; refusing
+ * it (chown root PATH)").
+ */
+int trust_check(const char *path, const struct stat *st, char *why,
+		size_t size);
 
 /* Read a whole small file, strip the trailing newline. -errno on error. */
 int read_text(const char *path, char *buf, size_t size);

@@ -94,21 +94,25 @@ void watch_exit(struct watch *w, pid_t pid)
 
 void watch_wq(struct watch *w, const char *name, uint64_t now)
 {
-	daemon_wq_added(w->d, name);
 	if (!config_match_wq(w->d->cfg, name))
 		return;
 	/*
-	 * Its rescuer was forked before it showed up in sysfs: one kworker
-	 * scan after a burst of them, not one per workqueue.
+	 * The first of a burst at once; the rest in one pass when it is
+	 * over, and the rescuers, forked before their workqueues showed up
+	 * in sysfs, in one kworker scan: not a save and a scan each.
 	 */
-	if (w->settle_at == WATCH_NEVER)
+	if (w->settle_at == WATCH_NEVER) {
+		daemon_wq_added(w->d, name);
 		w->settle_at = now + WATCH_WQ_SETTLE_USEC;
+		return;
+	}
+	strlist_add(&w->new_wqs, "%s", name);
 }
 
 /* Look again at kthreadd's children that were not settled at FORK time */
 static void retry(struct watch *w, uint64_t now)
 {
-	unsigned int i, keep = 0, dropped = 0;
+	unsigned int i, keep = 0, late = 0;
 
 	for (i = 0; i < w->npending; i++) {
 		struct watch_pending p = w->pending[i];
@@ -121,15 +125,37 @@ static void retry(struct watch *w, uint64_t now)
 			p.at = now + (WATCH_RETRY_USEC << p.tries);
 			w->pending[keep++] = p;
 		} else {
-			dropped++;
+			/* kept, never dropped: each scan looks again */
+			p.at = WATCH_NEVER;
+			p.late = true;
+			w->pending[keep++] = p;
+			late++;
 		}
 	}
 	w->npending = keep;
 	arm_retry(w);
-	if (dropped)
-		log_debug(
-			"%u new kernel thread(s) still unsettled; the rescan will see them",
-			dropped);
+	if (late)
+		log_notice(
+			"%u new kernel thread(s) still unsettled %llu ms after their fork (no name yet, or not yet through kthread(), which resets the policy): looked at again at each scan",
+			late,
+			(unsigned long long)(WATCH_RETRY_USEC
+					     << WATCH_RETRY_MAX) /
+				1000);
+}
+
+void watch_scanned(struct watch *w)
+{
+	unsigned int i, keep = 0;
+
+	for (i = 0; i < w->npending; i++) {
+		struct watch_pending p = w->pending[i];
+
+		if (p.late && !daemon_task_unsettled(w->d, p.pid))
+			daemon_task_new(w->d, p.pid);
+		else
+			w->pending[keep++] = p;
+	}
+	w->npending = keep;
 }
 
 static void rescan(struct watch *w, uint64_t now)
@@ -140,14 +166,16 @@ static void rescan(struct watch *w, uint64_t now)
 	w->last_rescan = now;
 	w->rescanned = true;
 	w->pending_full = false;
-	/* it sees the new workqueues' rescuers too */
+	/* it sees the new workqueues, and their rescuers */
 	w->settle_at = WATCH_NEVER;
+	strlist_free(&w->new_wqs);
 	log_debug("scan (events lost)");
 	fails = daemon_scan(w->d);
 	if (fails)
 		log_warn(
 			"%d change(s) failed during the rescan for lost events",
 			fails);
+	watch_scanned(w);
 }
 
 bool watch_run(struct watch *w, uint64_t now)
@@ -164,10 +192,19 @@ bool watch_run(struct watch *w, uint64_t now)
 	}
 	if (now >= w->settle_at) {
 		w->settle_at = WATCH_NEVER;
+		if (w->new_wqs.n)
+			daemon_wqs_added(w->d, (const char *const *)w->new_wqs.v,
+					 w->new_wqs.n);
+		strlist_free(&w->new_wqs);
 		daemon_scan_kworkers(w->d);
 		did = true;
 	}
 	return did;
+}
+
+void watch_free(struct watch *w)
+{
+	strlist_free(&w->new_wqs);
 }
 
 uint64_t watch_next(const struct watch *w)

@@ -4,8 +4,9 @@
  * thread (proc connector FORK), one that exited (EXIT), a workqueue added
  * (uevent), events lost (ENOBUFS). Everything here is paced: a new
  * kthread is looked at once its name and policy have settled, a burst of
- * new workqueues costs one kworker scan, a flood of lost events one full
- * rescan per WATCH_OVERRUN_GAP_USEC.
+ * new workqueues costs one pass (one save of the originals) and one
+ * kworker scan, a flood of lost events one full rescan per
+ * WATCH_OVERRUN_GAP_USEC.
  *
  * No clock and no event loop: the caller says what time it is (the
  * monotonic clock, in microseconds) and arms a single timer for
@@ -37,13 +38,19 @@
  * not before it had time to settle (the retries' first steps).
  */
 #define WATCH_UNSETTLED_USEC (WATCH_USEC_PER_SEC / 10)
-/* new workqueues come in bursts (a module load): one kworker scan after */
+/*
+ * New workqueues come in bursts (a module load): the first is profiled
+ * at once, those that follow within WATCH_WQ_SETTLE_USEC in one pass at
+ * its end (1000 of them cost two saves of the originals, not 1000), and
+ * then one kworker scan finds their rescuers.
+ */
 #define WATCH_WQ_SETTLE_USEC (WATCH_USEC_PER_SEC / 10)
 
 struct watch_pending {
 	pid_t pid;
 	unsigned int tries; /* looks at it so far */
-	uint64_t at; /* the next one */
+	uint64_t at; /* the next one; WATCH_NEVER: at the next scan */
+	bool late; /* still unsettled after WATCH_RETRY_MAX looks */
 };
 
 struct watch {
@@ -56,7 +63,8 @@ struct watch {
 	uint64_t last_rescan; /* when the last one ran */
 	bool rescanned; /* ... if one did */
 	bool pending_full; /* said so, and a rescan is coming */
-	uint64_t settle_at; /* the kworker scan after new workqueues */
+	uint64_t settle_at; /* the pass and kworker scan after new workqueues */
+	struct strlist new_wqs; /* ... the workqueues of that pass */
 };
 
 void watch_init(struct watch *w, struct daemon *d);
@@ -70,6 +78,9 @@ void watch_wq(struct watch *w, const char *name, uint64_t now);
 void watch_overrun(struct watch *w, uint64_t now);
 /* Do what is due at now. True when it scanned (the counts changed). */
 bool watch_run(struct watch *w, uint64_t now);
+/* A full scan ran: look again at the kthreads still unsettled */
+void watch_scanned(struct watch *w);
+void watch_free(struct watch *w);
 /* When watch_run() has something to do next; WATCH_NEVER for nothing */
 uint64_t watch_next(const struct watch *w);
 

@@ -7,10 +7,14 @@
  *                                            the workqueues, reachable
  *                                            or not
  *   restore [--root DIR]                     put the originals back
- *   check [FILE]                             validate a configuration
+ *   check [[-c] FILE]                        validate a configuration
  *   check-kernel [--json] [--root DIR]       what the kernel lacks
+ *   latency, who, try                        through tracefs (ctl_trace.c,
+ *                                            try.c)
  */
+#include "advice.h"
 #include "common.h"
+#include "ctl_trace.h"
 #include "daemon.h"
 #include "inventory.h"
 #include "kcheck.h"
@@ -30,8 +34,12 @@ static void usage(FILE *f)
 		"Usage: wqrtctl status [--json] [-c FILE] [--root DIR]\n"
 		"       wqrtctl list [--all] [--json] [-c FILE] [--root DIR]\n"
 		"       wqrtctl restore [--root DIR]\n"
-		"       wqrtctl check [FILE]\n"
-		"       wqrtctl check-kernel [--json] [--root DIR]\n\n"
+		"       wqrtctl check [[-c] FILE]\n"
+		"       wqrtctl check-kernel [--json] [--root DIR]\n"
+		"       wqrtctl latency [WQ|FUNC ...] [--duration S] [--deadline US]\n"
+		"                       [--by function] [--json]\n"
+		"       wqrtctl who FUNC... [--duration S] [-c FILE]\n"
+		"       wqrtctl try WQ KEY=VALUE... [--for S] [--deadline US] [--json]\n\n"
 		"status  whether wqrtd runs and what it holds; per profiled workqueue\n"
 		"        the desired and actual attributes, per kworker it covers the\n"
 		"        policy it really has (-c FILE: against FILE instead)\n"
@@ -39,7 +47,11 @@ static void usage(FILE *f)
 		"        --all: also those out of reach, and why\n"
 		"restore put back every original wqrtd saved (not while it runs)\n"
 		"check   validate FILE (default " WQRT_DEFAULT_CONF ")\n"
-		"check-kernel  what the running kernel offers wqrtd and lacks\n\n"
+		"check-kernel  what the running kernel offers wqrtd and lacks\n"
+		"latency queue -> start latency and run time per workqueue or work\n"
+		"        function, aggregated in the kernel (live, or --duration S)\n"
+		"who     which workqueues and kworkers run the work functions FUNC\n"
+		"try     measure WQ, apply KEY=VALUE..., measure again, put back\n\n"
 		"Exit status: 0 ok, 10 drift found by status, 64 usage, 78\n"
 		"configuration error; the others are in wqrtctl(8).\n");
 }
@@ -134,25 +146,41 @@ static int run_paths(const char *root, char *dir, size_t dir_size, char *state,
 
 static int cmd_check(int argc, char **argv)
 {
-	const char *path = WQRT_DEFAULT_CONF;
+	static const struct option longopts[] = {
+		{ "config", required_argument, NULL, 'c' },
+		{ 0 },
+	};
+	char dirs[2 * WQRT_PATH_MAX + 8];
+	const char *path = NULL;
 	struct config *cfg;
+	int c;
 
-	if (argc > 2 && !strcmp(argv[1], "-c"))
-		path = argv[2];
-	else if (argc == 2)
-		path = argv[1];
-	else if (argc > 2) {
+	/* the file as -c FILE, --config FILE (as the other commands) or FILE */
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "c:", longopts, NULL)) != -1) {
+		if (c != 'c') {
+			usage(stderr);
+			return EX_USAGE;
+		}
+		path = optarg;
+	}
+	if (optind < argc && !path)
+		path = argv[optind++];
+	if (optind < argc) {
 		usage(stderr);
 		return EX_USAGE;
 	}
+	if (!path)
+		path = WQRT_DEFAULT_CONF;
 	if (config_load_report(path, "/", &cfg, NULL))
 		return EX_CONFIG;
 	printf("%s: ok (%zu rule(s), %zu profile(s)", path, cfg->nrules,
 	       cfg->nprofiles);
 	if (cfg->nsources > 1)
-		printf(", with %zu drop-in(s) from %s.d", cfg->nsources - 1,
-		       path);
+		printf(", with %zu drop-in(s) from %s", cfg->nsources - 1,
+		       config_dropin_dirs(cfg, dirs, sizeof(dirs)));
 	printf(")\n");
+	advice_print("/", cfg, stdout);
 	config_free(cfg);
 	return 0;
 }
@@ -345,8 +373,17 @@ static int cmd_status(int argc, char **argv)
 	if (rep.style == REPORT_TABLE)
 		status_daemon_line(&v);
 	if (!v.daemon && !v.preview) {
-		/* the copy of what the daemon parsed: drift against that */
-		if (config_load_report(v.rs.snapshot, o.root, &cfg, NULL)) {
+		/*
+		 * The copy of what the daemon parsed: drift against that. The
+		 * vendor's drop-ins it read are in the copy; those there now
+		 * may not be what it holds.
+		 */
+		const char *vendor = config_vendor_dir();
+
+		config_use_vendor_dir(NULL);
+		err = config_load_report(v.rs.snapshot, o.root, &cfg, NULL);
+		config_use_vendor_dir(vendor);
+		if (err) {
 			log_err("%s: the copy of what wqrtd holds cannot be read",
 				v.rs.snapshot);
 			runstate_free(&v.rs);
@@ -385,6 +422,8 @@ static int cmd_restore(int argc, char **argv)
 	size_t nwq, nkw, left;
 	struct runstate rs;
 	struct cmd_opts o;
+	pid_t holder;
+	int lock;
 	struct config *cfg;
 	struct sys_ops ops;
 	struct daemon d;
@@ -395,6 +434,17 @@ static int cmd_restore(int argc, char **argv)
 		err = run_paths(o.root, dir, sizeof(dir), state, sizeof(state));
 	if (err)
 		return err;
+	/*
+	 * As a user, the originals (root's, mode 0600) cannot even be seen:
+	 * "nothing to restore" would be a guess. A fake root (--root, the
+	 * tests) is the user's own.
+	 */
+	if (!strcmp(o.root, "/") && geteuid() != 0) {
+		fprintf(stderr,
+			"wqrtctl restore: needs root: it reads what wqrtd saved in %s and writes workqueue attributes and kworker policies back\n",
+			dir);
+		return EX_NOPERM;
+	}
 	if (!runstate_read(dir, &rs)) {
 		fprintf(stderr,
 			"wqrtctl: wqrtd is running (pid %d) and would apply its profiles again; stop it instead (it puts back what it changed when restore_on_exit = yes)\n",
@@ -403,6 +453,14 @@ static int cmd_restore(int argc, char **argv)
 		return EX_TEMPFAIL;
 	}
 	runstate_free(&rs);
+	/* nor beside wqrtd --once, nor another restore */
+	lock = runstate_lock(dir, &holder);
+	if (lock == -EWOULDBLOCK) {
+		fprintf(stderr,
+			"wqrtctl: wqrtd (pid %d) holds %s and would apply its profiles again; let it finish, or stop it\n",
+			(int)holder, dir);
+		return EX_TEMPFAIL;
+	}
 	if (access(state, F_OK)) {
 		printf("nothing to restore: no %s\n", state);
 		return 0;
@@ -413,6 +471,13 @@ static int cmd_restore(int argc, char **argv)
 	sys_ops_for_root(&ops, o.root);
 	daemon_init(&d, o.root, &ops, cfg);
 	err = daemon_use_state(&d, state);
+	if (err == -ESTALE || err == -EPERM) {
+		/* said: another boot's, or not to be trusted */
+		fprintf(stderr, "wqrtctl: %s: nothing put back; remove it if it is not wqrtd's\n",
+			state);
+		daemon_free(&d);
+		return EX_DATAERR;
+	}
 	if (err) {
 		fprintf(stderr, "wqrtctl: %s: %s\n", state, strerror(-err));
 		daemon_free(&d);
@@ -449,6 +514,19 @@ static int cmd_check_kernel(int argc, char **argv)
 		return err;
 	kcheck_run(o.root, &kc);
 	kcheck_print(stdout, &kc, o.json);
+	if (!o.json) {
+		/* the profiles of the installed configuration, if it is good */
+		struct strlist errors = { 0 };
+		struct config *cfg = NULL;
+		char conf[WQRT_PATH_MAX];
+
+		if (!path_fmt(conf, sizeof(conf), o.root, WQRT_DEFAULT_CONF) &&
+		    !access(conf, R_OK))
+			config_load(conf, o.root, &cfg, &errors);
+		advice_print(o.root, cfg, stdout);
+		config_free(cfg);
+		strlist_free(&errors);
+	}
 	return kcheck_exit_status(&kc);
 }
 
@@ -478,6 +556,12 @@ int main(int argc, char **argv)
 		return cmd_restore(argc - 1, argv + 1);
 	if (!strcmp(argv[1], "check-kernel"))
 		return cmd_check_kernel(argc - 1, argv + 1);
+	if (!strcmp(argv[1], "latency"))
+		return cmd_latency(argc - 1, argv + 1);
+	if (!strcmp(argv[1], "who"))
+		return cmd_who(argc - 1, argv + 1);
+	if (!strcmp(argv[1], "try"))
+		return cmd_try(argc - 1, argv + 1);
 	fprintf(stderr, "wqrtctl: unknown command '%s'\n", argv[1]);
 	usage(stderr);
 	return EX_USAGE;

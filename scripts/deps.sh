@@ -12,13 +12,17 @@ packages=(
 	# compiler and kernel build
 	build-essential flex bison bc libelf-dev libssl-dev cpio kmod
 	xz-utils rsync git python3 dwarves ccache
-	# the kernel source the series applies to
-	linux-source-6.12
+	# the kernel source the series applies to, and Debian's configurations
+	# of it (make board-kernel starts from the RT ones)
+	linux-source-6.12 linux-config-6.12 linux-config-6.12:arm64
 	# the VM
 	qemu-system-x86 busybox-static
 	# wqrtd (libnl-3 alone: it uses no generic netlink)
 	pkg-config libsystemd-dev libnl-3-dev
 	libiniparser-dev libcmocka-dev zlib1g-dev
+	# wqrtctl latency/who/try: tracefs instances, histogram triggers and
+	# synthetic events (what rtla uses)
+	libtracefs-dev libtraceevent-dev
 	# the Debian packages (make deb), their lint and a dkms build of the
 	# test modules' package in make check
 	debhelper dh-dkms lintian dkms
@@ -26,7 +30,10 @@ packages=(
 	# cross-built wqrtd, its tests and the arm64 .deb link against
 	gcc-aarch64-linux-gnu qemu-system-arm
 	libsystemd-dev:arm64 libnl-3-dev:arm64 libiniparser-dev:arm64
-	libcmocka-dev:arm64 zlib1g-dev:arm64
+	libcmocka-dev:arm64 zlib1g-dev:arm64 libtracefs-dev:arm64
+	libtraceevent-dev:arm64
+	# make board-kernel BOARD_ARCH=arm64: the headers package's programs
+	libssl-dev:arm64
 	# man pages, benchmarks, the systemd VM
 	mandoc gnuplot-nox rt-tests rtla debootstrap e2fsprogs
 	clang-14 libclang-rt-14-dev

@@ -23,7 +23,7 @@ unitdir=${unitdir:-/usr/lib/systemd/system}
 d=$tmp/root
 
 ktap_print_header
-ktap_set_plan 9
+ktap_set_plan 13
 
 make --no-print-directory -C "$top" install BUILD="$tmp/build" DESTDIR="$d" PREFIX=/usr \
 	CPPFLAGS="-DWQRT_PROBE_CPPFLAGS" CFLAGS="-O2 -g -fstack-protector-strong" \
@@ -44,6 +44,22 @@ ktap_test_result "binaries, unit ($unitdir), man pages and /etc/wqrt.conf instal
 	[ -z "$missing" ]
 ktap_test_result "the unit runs /usr/sbin/wqrtd" \
 	grep -q '^ExecStart=/usr/sbin/wqrtd ' "$d$unitdir/wqrtd.service"
+# issue 33: the drop-in directory, the seed profiles in the vendor one
+seeds_in_place() {
+	local f
+	[ -d "$d/etc/wqrt.conf.d" ] || return 1
+	for f in "$top"/conf/conf.d/*.conf; do
+		cmp "$f" "$d/usr/lib/wqrt/conf.d/$(basename "$f")" || return 1
+	done
+}
+ktap_test_result "/etc/wqrt.conf.d made, the seed profiles in /usr/lib/wqrt/conf.d" \
+	seeds_in_place
+ktap_test_result "make install says how to start wqrtd: daemon-reload, enable --now" \
+	eval 'grep -qx "  systemctl daemon-reload" "$tmp/install.log" &&
+		grep -qx "  systemctl enable --now wqrtd" "$tmp/install.log"'
+# the vendor directory the programs read is the one make install fills
+ktap_test_result "the installed wqrtctl reads PREFIX/lib/wqrt/conf.d" \
+	grep -qa '^/usr/lib/wqrt/conf.d$' <(strings "$d/usr/sbin/wqrtctl")
 
 # every compile saw CPPFLAGS and CFLAGS, every link LDFLAGS; no -Werror
 ncc=$(grep -c -- ' -c .*\.c -o ' "$tmp/install.log")
@@ -65,6 +81,17 @@ make --no-print-directory -C "$top" uninstall BUILD="$tmp/build" DESTDIR="$d" PR
 left=$(cd "$d" && find . -type f | sort | tr '\n' ' ')
 ktap_test_result "make uninstall leaves only the edited /etc/wqrt.conf (left: $left)" \
 	[ "$left" = "./etc/wqrt.conf " ]
+
+# issue 33: a missing library names every package, zlib1g-dev included
+mkdir -p "$tmp/nopc"
+printf '#!/bin/sh\nexit 1\n' >"$tmp/nopc/pkg-config"
+chmod +x "$tmp/nopc/pkg-config"
+make --no-print-directory -C "$top" install BUILD="$tmp/build-nopc" DESTDIR="$tmp/nopc-root" \
+	PKG_CONFIG="$tmp/nopc/pkg-config" >"$tmp/install-nopc.log" 2>&1
+ktap_test_result "without the libraries, make install names the packages, zlib1g-dev too" \
+	eval '! [ -e "$tmp/nopc-root/usr/local/sbin/wqrtd" ] &&
+		grep "apt-get install pkg-config libsystemd-dev libnl-3-dev libiniparser-dev" "$tmp/install-nopc.log" |
+			grep -q " zlib1g-dev"'
 
 d2=$tmp/local
 make --no-print-directory -C "$top" install BUILD="$tmp/build" DESTDIR="$d2" \

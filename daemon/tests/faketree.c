@@ -97,7 +97,7 @@ void ft_wq(struct faketree *ft, const char *name, bool series)
 void ft_set(struct faketree *ft, const char *wq, const char *attr,
 	    const char *val)
 {
-	char rel[300], text[300];
+	char rel[300], text[FT_ATTR_MAX];
 
 	snprintf(rel, sizeof(rel), WQ_SYSFS_DIR "/%s/%s", wq, attr);
 	snprintf(text, sizeof(text), "%s\n", val);
@@ -106,7 +106,7 @@ void ft_set(struct faketree *ft, const char *wq, const char *attr,
 
 const char *ft_get(struct faketree *ft, const char *wq, const char *attr)
 {
-	static char buf[300];
+	static char buf[FT_ATTR_MAX];
 	char path[600];
 
 	snprintf(path, sizeof(path), "%s" WQ_SYSFS_DIR "/%s/%s", ft->root, wq, attr);
@@ -178,6 +178,8 @@ const char *ft_conf(struct faketree *ft, const char *text)
 }
 
 static struct strlist logs;
+/* the priority of each line of logs */
+static int *log_prios;
 
 /* The message, then the journal fields tests look for, if any */
 static void sink(int prio, const struct log_ctx *c, const char *msg)
@@ -194,6 +196,10 @@ static void sink(int prio, const struct log_ctx *c, const char *msg)
 			 (int)c->pid);
 	strlist_add(&logs, "%s%s%s%s", prio <= LOG_ERR ? "error: " : "", msg,
 		    *extra ? " |" : "", extra);
+	log_prios = realloc(log_prios, logs.n * sizeof(*log_prios));
+	if (!log_prios)
+		die("realloc");
+	log_prios[logs.n - 1] = prio;
 }
 
 void ft_capture_logs(void)
@@ -212,9 +218,21 @@ bool ft_logged(const char *substr)
 	return false;
 }
 
+bool ft_logged_at(int prio, const char *substr)
+{
+	size_t i;
+
+	for (i = 0; i < logs.n; i++)
+		if (log_prios[i] == prio && strstr(logs.v[i], substr))
+			return true;
+	return false;
+}
+
 void ft_clear_logs(void)
 {
 	strlist_free(&logs);
+	free(log_prios);
+	log_prios = NULL;
 }
 
 void ft_dump_logs(void)
@@ -317,6 +335,8 @@ static int fo_set(void *ctx, pid_t pid, const struct sched_val *v)
 	char what[32];
 
 	fo->sched_sets++;
+	if (!(v->flags & SCHED_FLAG_RESET_ON_FORK))
+		fo->sched_sets_inherit++;
 	snprintf(what, sizeof(what), "pid %d", (int)pid);
 	snap(fo, what);
 	if (fo->fail_pid && pid == fo->fail_pid)
@@ -350,6 +370,48 @@ static int fo_pidfd_exited(void *ctx, int fd)
 	return fo->exiting_pid && fo->pidfd_pid == fo->exiting_pid;
 }
 
+/* The originals are saved as wqrtd saves them, unless told to fail */
+static int fo_save_file(void *ctx, const char *path, const char *text,
+			size_t len)
+{
+	struct fake_ops *fo = ctx;
+
+	fo->saves++;
+	if (fo->fail_save)
+		return fo->fail_save;
+	return sys_save_file(NULL, path, text, len);
+}
+
+static int fo_lstat(void *ctx, const char *path, struct stat *st)
+{
+	struct fake_ops *fo = ctx;
+	size_t lp = strlen(path);
+
+	if (fo->fail_lstat && lp >= strlen(fo->fail_lstat) &&
+	    !strcmp(path + lp - strlen(fo->fail_lstat), fo->fail_lstat))
+		return fo->fail_lstat_err;
+	return sys_lstat(NULL, path, st);
+}
+
+static struct dirent *fo_readdir(void *ctx, DIR *dir)
+{
+	struct fake_ops *fo = ctx;
+	char link[64], path[600];
+	ssize_t n;
+
+	if (fo->fail_readdir) {
+		snprintf(link, sizeof(link), "/proc/self/fd/%d", dirfd(dir));
+		n = readlink(link, path, sizeof(path) - 1);
+		path[n > 0 ? n : 0] = '\0';
+		n = strlen(path) - strlen(fo->fail_readdir);
+		if (n >= 0 && !strcmp(path + n, fo->fail_readdir)) {
+			errno = EIO;
+			return NULL;
+		}
+	}
+	return sys_readdir(NULL, dir);
+}
+
 void ft_ops_init(struct fake_ops *fo, struct faketree *ft)
 {
 	memset(fo, 0, sizeof(*fo));
@@ -359,6 +421,9 @@ void ft_ops_init(struct fake_ops *fo, struct faketree *ft)
 	fo->ops.write_attr = fo_write;
 	fo->ops.pidfd_open = fo_pidfd_open;
 	fo->ops.pidfd_exited = fo_pidfd_exited;
+	fo->ops.save_file = fo_save_file;
+	fo->ops.lstat = fo_lstat;
+	fo->ops.readdir = fo_readdir;
 	fo->ops.ctx = fo;
 }
 

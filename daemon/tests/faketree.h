@@ -6,6 +6,9 @@
 #include <stdbool.h>
 #include <sys/types.h>
 
+/* an attribute's text: a cpumask of 8192 CPUs in hex is 2303 bytes */
+#define FT_ATTR_MAX 2400
+
 struct faketree {
 	char root[256];
 };
@@ -34,6 +37,8 @@ const char *ft_conf(struct faketree *ft, const char *text);
 void ft_capture_logs(void);
 /* Was a line containing substr logged since the last ft_clear_logs()? */
 bool ft_logged(const char *substr);
+/* ... at priority prio (LOG_NOTICE, ...)? */
+bool ft_logged_at(int prio, const char *substr);
 void ft_clear_logs(void);
 void ft_dump_logs(void);
 
@@ -50,6 +55,8 @@ struct fake_ops {
 	int fail_sched_err;
 	struct strlist writes; /* "wq/attr=value", in order */
 	unsigned int sched_sets;
+	/* ... of which without SCHED_FLAG_RESET_ON_FORK */
+	unsigned int sched_sets_inherit;
 	/* the n-th write and every one after it fails with fail_err (0: off) */
 	unsigned int fail_from;
 	/* before each write and sched_set: snap = the content of snap_path */
@@ -64,6 +71,14 @@ struct fake_ops {
 	unsigned int vanish_from;
 	/* a write of a pool attribute gives the workqueue new pool_ids */
 	bool new_pools;
+	/* saving the originals fails with it (-ENOSPC, -EIO, -EROFS) */
+	int fail_save;
+	unsigned int saves; /* the originals files written */
+	/* lstat of a path ending so fails with fail_lstat_err */
+	const char *fail_lstat;
+	int fail_lstat_err;
+	/* readdir of a directory whose path ends so fails (EIO) */
+	const char *fail_readdir;
 };
 void ft_ops_init(struct fake_ops *fo, struct faketree *ft);
 /* A test's teardown: what the ops recorded, the captured logs, the tree. */

@@ -64,7 +64,7 @@ static int wq_go(struct wq_track *t)
 	struct wq_plan p;
 	int err = plan_wq(&ax, t, NULL, &p);
 
-	return err ? err : wq_apply(&ax, t, &p);
+	return err ? err : wq_apply_recorded(&ax, t, &p, wq_record(t, &p));
 }
 
 static void test_order_and_values(void **state)
@@ -273,7 +273,7 @@ static int kw_go(struct kw_track *k)
 	struct kw_plan p = { 0 };
 
 	plan_kw_sched(&ax, k->pid, &kw_want, &p);
-	return kw_apply(&ax, k, &p);
+	return kw_apply_recorded(&ax, k, &p, kw_record(k, &p));
 }
 
 static void test_kworker_apply_and_restore(void **state)

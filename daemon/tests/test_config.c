@@ -7,7 +7,12 @@
 #include <cmocka.h>
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <sys/stat.h>
+#include <fcntl.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 #include <string.h>
 
@@ -258,8 +263,8 @@ static void test_error_values(void **state)
 	expect_error("[wq:a]\ncpumask = 0-1,x\n",
 		     "2: [wq:a] cpumask = 0-1,x: expected a CPU number");
 	expect_error(
-		"[wq:a]\ncpumask = 2000\n",
-		"2: [wq:a] cpumask = 2000: CPU number out of range (0..1023)");
+		"[wq:a]\ncpumask = 5000\n",
+		"2: [wq:a] cpumask = 5000: CPU number out of range (0..4095)");
 	expect_error(
 		"[wq:a]\naffinity_scope = rack\n",
 		"2: [wq:a] affinity_scope = rack: expected default, cpu, smt, cache, numa or system");
@@ -629,12 +634,168 @@ static void test_dropin_empty(void **state)
 	struct config *c;
 
 	(void)state;
-	dropin("10-example.conf", "; [wq:ttyS-serial]\n; policy = fifo\n", 0644);
+	dropin("10-example.conf", "; [wq:ttyS-serial_8250]\n; policy = fifo\n", 0644);
 	c = load("[wq:main]\nnice = 1\n");
 	assert_non_null(c);
 	assert_int_equal(c->nrules, 1);
 	config_free(c);
 	dropins_clear();
+}
+
+/*
+ * Issue 30.9: a FIFO given as the configuration is refused at once, not
+ * waited on (wqrtd --check and wqrtctl check hung on one).
+ */
+static void test_fifo_refused(void **state)
+{
+	char fifo[300];
+	int status;
+	pid_t pid;
+
+	(void)state;
+	snprintf(fifo, sizeof(fifo), "%s/fifo.conf", ft.root);
+	assert_int_equal(mkfifo(fifo, 0644), 0);
+	pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		struct config *c = NULL;
+
+		alarm(10);
+		strlist_free(&errs);
+		_exit(config_load(fifo, ft.root, &c, &errs) == 1 &&
+			      strstr(errs.v[0], "not a regular file") ?
+		      0 :
+		      1);
+	}
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	if (WIFSIGNALED(status))
+		fail_msg("config_load() of a FIFO still waits after 10 s");
+	assert_true(WIFEXITED(status));
+	assert_int_equal(WEXITSTATUS(status), 0);
+	unlink(fifo);
+}
+
+/*
+ * Issue 30.9: the directory that holds the file is checked as the file
+ * is: one that others can write lets them replace the file. A sticky one
+ * (/tmp) does not.
+ */
+static void test_untrusted_directory(void **state)
+{
+	char dir[300], file[320], want[1000];
+	struct config *c = NULL;
+
+	(void)state;
+	snprintf(dir, sizeof(dir), "%s/open", ft.root);
+	snprintf(file, sizeof(file), "%s/wqrt.conf", dir);
+	assert_int_equal(mkdir(dir, 0755), 0);
+	ft_write(&ft, "/open/wqrt.conf", "[wq:a]\nnice = 1\n");
+	assert_int_equal(chmod(file, 0644), 0);
+	assert_int_equal(chmod(dir, 0777), 0);
+	strlist_free(&errs);
+	assert_int_equal(config_load(file, ft.root, &c, &errs), 1);
+	snprintf(want, sizeof(want),
+		 "%s: group or others can write it (mode 0777); refusing it (chmod go-w %s)",
+		 dir, dir);
+	assert_string_equal(errs.v[0], want);
+	assert_int_equal(chmod(dir, 01777), 0);
+	strlist_free(&errs);
+	assert_int_equal(config_load(file, ft.root, &c, &errs), 0);
+	config_free(c);
+	assert_int_equal(chmod(dir, 0755), 0);
+	assert_int_equal(chown(dir, 65534, 0), 0);
+	strlist_free(&errs);
+	c = NULL;
+	assert_int_equal(config_load(file, ft.root, &c, &errs), 1);
+	assert_non_null(strstr(errs.v[0], "owned by uid 65534, not root"));
+	unlink(file);
+	rmdir(dir);
+}
+
+/* N [wq:] sections using one profile, in a file; its path */
+static const char *sections_file(int n)
+{
+	static char file[400];
+	char name[64];
+	FILE *f;
+	int i;
+
+	snprintf(name, sizeof(name), "/s%d.conf", n);
+	snprintf(file, sizeof(file), "%s%s", ft.root, name);
+	f = fopen(file, "w");
+	assert_non_null(f);
+	fprintf(f, "[profile:rt]\npolicy = fifo\nrtprio = 50\n");
+	for (i = 0; i < n; i++)
+		fprintf(f, "[wq:w%05d]\nprofile=rt\n", i);
+	assert_int_equal(fclose(f), 0);
+	assert_int_equal(chmod(file, 0644), 0);
+	return file;
+}
+
+/* wqrtd, built beside this test's directory */
+static const char *wqrtd_path(void)
+{
+	static char exe[600];
+	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 16);
+
+	assert_true(n > 0);
+	exe[n] = '\0';
+	*strrchr(exe, '/') = '\0';
+	*strrchr(exe, '/') = '\0';
+	strcat(exe, "/wqrtd");
+	return exe;
+}
+
+/*
+ * The CPU seconds (user and system) "wqrtd --check -c file" takes, the
+ * best of tries; it must accept the file.
+ */
+static double check_seconds(const char *file, int tries)
+{
+	double best = 1e9, t;
+	struct rusage ru;
+	int status;
+	pid_t pid;
+
+	while (tries--) {
+		pid = fork();
+		assert_true(pid >= 0);
+		if (pid == 0) {
+			int null = open("/dev/null", O_WRONLY);
+
+			dup2(null, 1);
+			dup2(null, 2);
+			execl(wqrtd_path(), "wqrtd", "--check", "-c", file,
+			      "--root", ft.root, (char *)NULL);
+			_exit(127);
+		}
+		assert_int_equal(wait4(pid, &status, 0, &ru), pid);
+		assert_true(WIFEXITED(status));
+		assert_int_equal(WEXITSTATUS(status), 0);
+		t = ru.ru_utime.tv_sec + ru.ru_utime.tv_usec / 1e6 +
+		    ru.ru_stime.tv_sec + ru.ru_stime.tv_usec / 1e6;
+		if (t < best)
+			best = t;
+	}
+	return best;
+}
+
+/*
+ * Issue 30.12: parsing is linear in the file: wqrtd --check of 32k
+ * sections takes at most 20 times what 2k take (16 times the work); a
+ * quadratic parse took 30 s for 32k, past the service's 30 s watchdog on
+ * a reload. CPU time, so that a loaded machine measures the same.
+ */
+static void test_parse_linear(void **state)
+{
+	double small, big;
+
+	(void)state;
+	small = check_seconds(sections_file(2000), 3);
+	big = check_seconds(sections_file(32000), 3);
+	print_message("wqrtd --check: 2k sections %.3f s, 32k sections %.3f s (x%.1f)\n",
+		      small, big, big / small);
+	assert_true(big <= 20 * small);
 }
 
 int main(void)
@@ -670,6 +831,9 @@ int main(void)
 		cmocka_unit_test(test_dropins_every_error),
 		cmocka_unit_test(test_dropins_trusted_only),
 		cmocka_unit_test(test_dropin_empty),
+		cmocka_unit_test(test_fifo_refused),
+		cmocka_unit_test(test_untrusted_directory),
+		cmocka_unit_test(test_parse_linear),
 	};
 
 	return cmocka_run_group_tests_name("config", tests, setup, teardown);

@@ -57,7 +57,7 @@ static void start(const char *conf)
 
 static struct sched_val sched_of(pid_t pid)
 {
-	struct sched_val v = { -1, -1, -1 };
+	struct sched_val v = { -1, -1, -1, 0 };
 
 	fo.ops.sched_get(fo.ops.ctx, pid, &v);
 	return v;
@@ -86,6 +86,17 @@ static void start_saved(char *path, size_t size)
 	start(conf_rt);
 	assert_int_equal(daemon_use_state(&d, path), 0);
 	assert_int_equal(daemon_scan(&d), 0);
+}
+
+static const struct wq_track *wq_find_name(const struct daemon *dm,
+					   const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < dm->nwqs; i++)
+		if (!strcmp(dm->wqs[i].name, name))
+			return &dm->wqs[i];
+	return NULL;
 }
 
 static void test_scan_sysfs_mode(void **state)
@@ -407,6 +418,24 @@ static void test_exit_during_set_is_no_reuse(void **state)
 	assert_int_equal(sched_of(100).policy, SCHED_FIFO);
 }
 
+/*
+ * Issue 30.7: every policy wqrtd sets carries SCHED_FLAG_RESET_ON_FORK,
+ * the put-back of a pid that changed hands included: a task that took
+ * the pid in the window and forks passes no real-time policy on.
+ */
+static void test_every_set_resets_on_fork(void **state)
+{
+	(void)state;
+	series_tree();
+	fo.reuse_pid = 102;
+	start(conf_rt);
+	daemon_scan(&d);
+	assert_true(ft_logged("pid 102 changed hands"));
+	daemon_restore(&d);
+	assert_true(fo.sched_sets >= 4);
+	assert_int_equal(fo.sched_sets_inherit, 0);
+}
+
 /* Issue 16.2: a pid whose task is no kernel thread is never set */
 static void test_not_kthread_never_set(void **state)
 {
@@ -712,6 +741,227 @@ static void test_pool_worker_follows_workqueue(void **state)
 	assert_int_equal(sched_of(103).rtprio, 5);
 }
 
+/*
+ * Issue 30.2: the originals cannot be saved (here originals.new is a
+ * directory: the write fails as on a full disk): nothing is applied, the
+ * failure counts, and once they can be saved again the next scan applies.
+ */
+static void test_save_fails_closed(void **state)
+{
+	char path[300], tmp[320];
+
+	(void)state;
+	series_tree();
+	snprintf(path, sizeof(path), "%s/originals", ft.root);
+	snprintf(tmp, sizeof(tmp), "%s.new", path);
+	assert_int_equal(mkdir(tmp, 0700), 0);
+	start(conf_rt);
+	assert_int_equal(daemon_use_state(&d, path), 0);
+	assert_true(daemon_scan(&d) > 0);
+	assert_string_equal(ft_writes(&fo), "");
+	assert_int_equal(fo.sched_sets, 0);
+	assert_string_equal(ft_get(&ft, "tty_flip", "policy"), "normal");
+	assert_string_equal(ft_get(&ft, "gpu_submit", "nice"), "0");
+	assert_int_equal(sched_of(102).policy, SCHED_OTHER);
+	assert_true(ft_logged("error: cannot save the originals"));
+	assert_int_equal(rmdir(tmp), 0);
+	assert_int_equal(daemon_scan(&d), 0);
+	assert_string_equal(ft_get(&ft, "tty_flip", "policy"), "fifo");
+	assert_int_equal(sched_of(102).policy, SCHED_FIFO);
+}
+
+/*
+ * Issue 30.2: an originals file of another boot names pids and values
+ * that mean nothing now: refused, with a message, never put back.
+ */
+static void test_other_boot_originals_refused(void **state)
+{
+	char path[300];
+
+	(void)state;
+	series_tree();
+	ft_write(&ft, "/proc/sys/kernel/random/boot_id",
+		 "11111111-2222-3333-4444-555555555555\n");
+	ft_write(&ft, "/originals",
+		 "boot 99999999-2222-3333-4444-555555555555\n"
+		 "tty_flip policy fifo\ntty_flip rtprio 9\n"
+		 "kworker 102 3 1 9 0\n");
+	snprintf(path, sizeof(path), "%s/originals", ft.root);
+	start("[global]\n");
+	daemon_use_state(&d, path);
+	assert_true(ft_logged("another boot"));
+	daemon_scan(&d);
+	daemon_restore(&d);
+	assert_string_equal(ft_get(&ft, "tty_flip", "policy"), "normal");
+	assert_int_equal(sched_of(102).policy, SCHED_OTHER);
+	assert_string_equal(ft_writes(&fo), "");
+}
+
+/*
+ * Issue 30.4: wqrtctl restore (a scan with no rules, then a restore)
+ * after a crash, while the workqueues cannot be listed: what could not
+ * be put back stays in the file.
+ */
+static void test_restore_failed_listing_keeps_file(void **state)
+{
+	char dir[400], away[420], path[300], saved[1024];
+	struct config *c;
+
+	(void)state;
+	start_saved(path, sizeof(path));
+	daemon_free(&d);
+	c = config_empty("(restore)");
+	assert_non_null(c);
+	daemon_init(&d, ft.root, &fo.ops, c);
+	assert_int_equal(daemon_use_state(&d, path), 0);
+	snprintf(dir, sizeof(dir), "%s" WQ_SYSFS_DIR, ft.root);
+	snprintf(away, sizeof(away), "%s.away", dir);
+	assert_int_equal(rename(dir, away), 0);
+	assert_true(daemon_scan(&d) + daemon_restore(&d) > 0);
+	assert_int_equal(rename(away, dir), 0);
+	assert_int_equal(read_text(path, saved, sizeof(saved)), 0);
+	assert_non_null(strstr(saved, "tty_flip policy normal"));
+	assert_non_null(strstr(saved, "gpu_submit nice 0"));
+}
+
+/*
+ * Issue 30.2: the same when the save itself fails as on a full disk, an
+ * I/O error or a read-only file system, for a scan, a new workqueue and a
+ * new kworker alike: nothing is written, each failure counts.
+ */
+static void test_save_fails_closed_on_events(void **state)
+{
+	static const int errs[] = { -ENOSPC, -EIO, -EROFS };
+	char path[300];
+	size_t i;
+
+	(void)state;
+	snprintf(path, sizeof(path), "%s/originals", ft.root);
+	ft_wq(&ft, "events", true);
+	start("[wq:tty_flip]\nnice = -3\n"
+	      "[kworker:kworker/u9:*]\npolicy = fifo\nrtprio = 5\n");
+	assert_int_equal(daemon_use_state(&d, path), 0);
+	assert_int_equal(daemon_scan(&d), 0);
+	for (i = 0; i < sizeof(errs) / sizeof(errs[0]); i++) {
+		ft_clear_logs();
+		fo.fail_save = errs[i];
+		ft_wq(&ft, "tty_flip", true);
+		assert_int_equal(daemon_wq_added(&d, "tty_flip"), 1);
+		assert_string_equal(ft_get(&ft, "tty_flip", "nice"), "0");
+		ft_task(&ft, 300, 2, "kworker/u9:0", SCHED_OTHER, 0, 0, 30);
+		assert_int_equal(daemon_task_new(&d, 300), 1);
+		assert_int_equal(sched_of(300).policy, SCHED_OTHER);
+		assert_true(daemon_scan(&d) > 0);
+		assert_string_equal(ft_writes(&fo), "");
+		assert_int_equal(fo.sched_sets, 0);
+		assert_true(ft_logged(strerror(-errs[i])));
+		assert_int_equal(access(path, F_OK), -1);
+	}
+	fo.fail_save = 0;
+	assert_int_equal(daemon_scan(&d), 0);
+	assert_string_equal(ft_get(&ft, "tty_flip", "nice"), "-3");
+	assert_int_equal(sched_of(300).policy, SCHED_FIFO);
+	assert_int_equal(access(path, F_OK), 0);
+}
+
+/*
+ * Issue 30.4: an lstat error other than ENOENT under the workqueue
+ * directory is a failed listing: the workqueue is not gone, and its
+ * originals stay.
+ */
+static void test_lstat_error_is_failed_listing(void **state)
+{
+	char path[300], saved[1024];
+
+	(void)state;
+	start_saved(path, sizeof(path));
+	fo.fail_lstat = "tty_flip/max_active";
+	fo.fail_lstat_err = -EIO;
+	assert_true(daemon_scan(&d) > 0);
+	assert_non_null(wq_find_name(&d, "tty_flip"));
+	assert_int_equal(read_text(path, saved, sizeof(saved)), 0);
+	assert_non_null(strstr(saved, "tty_flip policy normal"));
+	fo.fail_lstat = NULL;
+	assert_int_equal(daemon_restore(&d), 0);
+	assert_string_equal(ft_get(&ft, "tty_flip", "policy"), "normal");
+}
+
+/*
+ * Issue 30.4: a readdir error on /proc is a failed listing: the kworkers
+ * it did not reach are not gone, and keep what wqrtd gave them.
+ */
+static void test_proc_readdir_error_is_failed_listing(void **state)
+{
+	char path[300], saved[1024];
+
+	(void)state;
+	start_saved(path, sizeof(path));
+	assert_int_equal(sched_of(102).policy, SCHED_FIFO);
+	fo.fail_readdir = "/proc";
+	assert_true(daemon_scan(&d) > 0);
+	assert_int_equal(sched_of(102).policy, SCHED_FIFO);
+	assert_int_equal(read_text(path, saved, sizeof(saved)), 0);
+	assert_non_null(strstr(saved, "kworker 102 3 0 0 0"));
+	fo.fail_readdir = NULL;
+	assert_int_equal(daemon_restore(&d), 0);
+	assert_int_equal(sched_of(102).policy, SCHED_OTHER);
+}
+
+/* The kernel's %*pb of the CPUs in cpus (ending with -1), nbits wide */
+static const char *hex_mask(const int *cpus, int nbits)
+{
+	static char buf[FT_ATTR_MAX];
+	uint32_t w[8192 / 32] = { 0 };
+	int i, n = (nbits + 31) / 32;
+	size_t len = 0;
+
+	for (i = 0; cpus[i] >= 0; i++)
+		w[cpus[i] / 32] |= 1u << (cpus[i] % 32);
+	for (i = n - 1; i >= 0; i--)
+		len += snprintf(buf + len, sizeof(buf) - len, "%s%08x",
+				i == n - 1 ? "" : ",", w[i]);
+	return buf;
+}
+
+/*
+ * Issue 30.5: a cpumask saved as the original on a machine with many
+ * CPUs comes back as it was, not cut at a buffer's end.
+ */
+static void cpumask_round_trip(int nbits, const int *cpus)
+{
+	char path[300], orig[FT_ATTR_MAX];
+
+	ft_wq(&ft, "tty_flip", true);
+	snprintf(orig, sizeof(orig), "%s", hex_mask(cpus, nbits));
+	ft_set(&ft, "tty_flip", "cpumask", orig);
+	snprintf(path, sizeof(path), "%s/originals", ft.root);
+	start("[wq:tty_flip]\ncpumask = 0-1\n");
+	assert_int_equal(daemon_use_state(&d, path), 0);
+	assert_int_equal(daemon_scan(&d), 0);
+	assert_string_not_equal(ft_get(&ft, "tty_flip", "cpumask"), orig);
+	/* a crash, and a restart with no rule for it: the original goes back */
+	restart("[global]\n", path);
+	assert_int_equal(daemon_scan(&d), 0);
+	assert_string_equal(ft_get(&ft, "tty_flip", "cpumask"), orig);
+	assert_int_equal(access(path, F_OK), -1);
+}
+
+static void test_cpumask_round_trip_1024(void **state)
+{
+	static const int cpus[] = { 0, 900, 1000, -1 };
+
+	(void)state;
+	cpumask_round_trip(1024, cpus);
+}
+
+static void test_cpumask_round_trip_4096(void **state)
+{
+	static const int cpus[] = { 0, 900, 1000, 2047, 4095, -1 };
+
+	(void)state;
+	cpumask_round_trip(4096, cpus);
+}
+
 static double secs_since(const struct timespec *a)
 {
 	struct timespec b;
@@ -736,7 +986,7 @@ static void test_big_tree_saves_per_pass(void **state)
 	char path[300], name[16], comm[48], ids[32];
 	unsigned long saves;
 	struct timespec t;
-	struct sched_val v = { SCHED_OTHER, 0, 0 };
+	struct sched_val v = { SCHED_OTHER, 0, 0, 0 };
 	int i, j;
 
 	(void)state;
@@ -828,6 +1078,7 @@ int main(void)
 		T(test_permanent_error_logged_once),
 		T(test_pid_reused_during_set),
 		T(test_exit_during_set_is_no_reuse),
+		T(test_every_set_resets_on_fork),
 		T(test_not_kthread_never_set),
 		T(test_kworker_originals_survive_restart),
 		T(test_kworker_originals_rule_dropped),
@@ -843,6 +1094,14 @@ int main(void)
 		T(test_exit_forgets_kworker),
 		T(test_pool_worker_follows_workqueue),
 		T(test_big_tree_saves_per_pass),
+		T(test_save_fails_closed),
+		T(test_other_boot_originals_refused),
+		T(test_restore_failed_listing_keeps_file),
+		T(test_save_fails_closed_on_events),
+		T(test_lstat_error_is_failed_listing),
+		T(test_proc_readdir_error_is_failed_listing),
+		T(test_cpumask_round_trip_1024),
+		T(test_cpumask_round_trip_4096),
 #undef T
 	};
 

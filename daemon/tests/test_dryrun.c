@@ -52,14 +52,16 @@ static int setup(void **state)
 	ft_wq(&ft, "old_wq", true);
 	ft_set(&ft, "old_wq", "pool_ids", "0:11");
 	ft_set(&ft, "old_wq", "nice", "3");
+	/* ... and FIFO 7 on kworker/u7:0, which no rule covers now */
 	ft_write(&ft, "/originals",
 		 "gpu_submit nice 0\ngpu_submit max_active 256\n"
-		 "old_wq nice 0\n");
+		 "old_wq nice 0\nkworker 104 5 0 0 0\n");
 	snprintf(state_path, sizeof(state_path), "%s/originals", ft.root);
 	ft_task(&ft, 100, 2, "kworker/u5:0", SCHED_OTHER, 0, 0, 1);
 	ft_task(&ft, 101, 2, "kworker/u2:0", SCHED_OTHER, 0, 0, 2);
 	ft_task(&ft, 102, 2, "kworker/R-tty_flip", SCHED_OTHER, 0, 0, 3);
 	ft_task(&ft, 103, 2, "kworker/3:1", SCHED_OTHER, 0, 0, 4);
+	ft_task(&ft, 104, 2, "kworker/u7:0", SCHED_FIFO, 7, 0, 5);
 	return 0;
 }
 
@@ -249,6 +251,14 @@ static void test_dry_run_equals_once(void **state)
 	assert_null(strstr(diff, "pid 100"));
 	assert_non_null(strstr(diff, "(pid 102): rescuer of tty_flip @@"));
 	assert_non_null(strstr(diff, "(pid 103): [kworker:kworker/3:*] @@"));
+	/*
+	 * Issue 30.11: the kworker a previous run changed and no rule
+	 * covers now goes back, in the plan as in the apply.
+	 */
+	assert_non_null(strstr(diff, "@@ kworker/u7:0 (pid 104): no rule, original goes back @@\n"
+				     "-policy = fifo 7\n+policy = normal 0  (original)\n"));
+	fo.ops.sched_get(fo.ops.ctx, 104, &v);
+	assert_int_equal(v.policy, SCHED_OTHER);
 	/* the shared pool's worker runs events_unbound's work too */
 	assert_null(strstr(diff, "pid 101"));
 	fo.ops.sched_get(fo.ops.ctx, 101, &v);

@@ -28,7 +28,7 @@ static int setup(void **state)
 	ft_init(&ft);
 	ft_capture_logs();
 	/* unbound, with the series */
-	ft_wq(&ft, "ttyS-serial", true);
+	ft_wq(&ft, "ttyS-serial_8250", true);
 	/* ordered: the series makes max_active read-only */
 	ft_wq(&ft, "vkms_composer", true);
 	ft_set(&ft, "vkms_composer", "max_active", "1");
@@ -43,7 +43,8 @@ static int setup(void **state)
 	/* what kworkers ran last */
 	ft_task(&ft, 60, 2, "kworker/0:1-events", SCHED_OTHER, 0, 0, 1);
 	ft_task(&ft, 61, 2, "kworker/u9:0+netns", SCHED_OTHER, 0, 0, 1);
-	ft_task(&ft, 62, 2, "kworker/u9:1-ttyS-serial", SCHED_OTHER, 0, 0, 1);
+	ft_task(&ft, 62, 2, "kworker/u9:1-ttyS-serial_8250", SCHED_OTHER, 0, 0,
+		1);
 	ft_task(&ft, 63, 2, "kworker/u9:2-kvfree_rcu_reclaim", SCHED_OTHER, 0,
 		0, 1);
 	ft_task(&ft, 64, 2, "kworker/1:0", SCHED_OTHER, 0, 0, 1);
@@ -91,7 +92,7 @@ static void test_kinds_from_sysfs(void **state)
 	assert_int_equal(inv.n, 3);
 	/* sorted by name */
 	assert_string_equal(inv.v[0].name, "percpu_sysfs");
-	w = find(&inv, "ttyS-serial");
+	w = find(&inv, "ttyS-serial_8250");
 	assert_non_null(w);
 	assert_int_equal(w->kind, WQK_UNBOUND);
 	assert_true(inv_reachable(w));
@@ -103,6 +104,29 @@ static void test_kinds_from_sysfs(void **state)
 	w = find(&inv, "percpu_sysfs");
 	assert_int_equal(w->kind, WQK_PERCPU);
 	assert_false(inv_reachable(w));
+	inventory_free(&inv);
+}
+
+/*
+ * Issue 28.4: an unbound workqueue that only workqueue.sysfs= put in sysfs
+ * has a read-only max_active too, of the value its driver chose: it is not
+ * an ordered one, whose max_active is 1.
+ */
+static void test_param_unbound_is_unbound(void **state)
+{
+	struct inventory inv;
+	const struct inv_wq *w;
+
+	(void)state;
+	ft_wq(&ft, "wqrt_reach_unbound", true);
+	ft_set(&ft, "wqrt_reach_unbound", "max_active", "256");
+	ft_readonly(&ft, "wqrt_reach_unbound", "max_active");
+	assert_int_equal(inventory_scan(ft.root, NULL, false, &inv), 0);
+	w = find(&inv, "wqrt_reach_unbound");
+	assert_non_null(w);
+	assert_int_equal(w->kind, WQK_UNBOUND);
+	assert_true(inv_reachable(w));
+	assert_int_equal(find(&inv, "vkms_composer")->kind, WQK_ORDERED);
 	inventory_free(&inv);
 }
 
@@ -150,7 +174,7 @@ static void test_matching_section(void **state)
 
 	(void)state;
 	assert_int_equal(inventory_scan(ft.root, c, true, &inv), 0);
-	assert_string_equal(find(&inv, "ttyS-serial")->rule->section,
+	assert_string_equal(find(&inv, "ttyS-serial_8250")->rule->section,
 			    "wq:ttys-*");
 	assert_null(find(&inv, "vkms_composer")->rule);
 	/* a section that names what is out of reach shows there */
@@ -176,14 +200,14 @@ static char *print(const struct config *c, enum report_style style, bool all)
 static void test_list_table(void **state)
 {
 	struct config *c =
-		load("[wq:ttyS-serial]\npolicy = fifo\nrtprio = 20\n");
+		load("[wq:ttyS-serial_8250]\npolicy = fifo\nrtprio = 20\n");
 	char *out;
 
 	(void)state;
 	out = print(c, REPORT_TABLE, false);
 	assert_non_null(strstr(
 		out,
-		"ttyS-serial              unbound  [wq:ttys-serial]         policy=normal rtprio=0 nice=0 cpumask=0-3 affinity_scope=default affinity_strict=0 max_active=256 nr_idle_extra=0 private=0 pool_ids=\"0:5\"\n"));
+		"ttyS-serial_8250         unbound  [wq:ttys-serial_8250]    policy=normal rtprio=0 nice=0 cpumask=0-3 affinity_scope=default affinity_strict=0 max_active=256 nr_idle_extra=0 private=0 pool_ids=\"0:5\"\n"));
 	assert_non_null(strstr(out, "\nvkms_composer            ordered  -  "));
 	assert_null(strstr(out, "percpu_sysfs  "));
 	assert_non_null(strstr(
@@ -219,7 +243,10 @@ static void test_list_json(void **state)
 	free(out);
 }
 
-/* Issue 13: a [wq:] section that matches nothing is a warning */
+/*
+ * Issue 13: a [wq:] section that matches nothing is a warning; issue 33:
+ * so is a [kworker:] section
+ */
 static void test_unmatched_section_warns(void **state)
 {
 	struct config *c = load("[wq:ttyS-*]\nnice = 1\n"
@@ -229,7 +256,7 @@ static void test_unmatched_section_warns(void **state)
 	char want[600];
 
 	(void)state;
-	assert_int_equal(c->warnings.n, 2);
+	assert_int_equal(c->warnings.n, 3);
 	snprintf(
 		want, sizeof(want),
 		"%s/wqrt.conf:3: [wq:tty_flip]: matches no workqueue in /sys/devices/virtual/workqueue now (not loaded yet, or out of reach: see wqrtctl list --all)",
@@ -237,6 +264,9 @@ static void test_unmatched_section_warns(void **state)
 	assert_string_equal(c->warnings.v[0], want);
 	assert_non_null(strstr(c->warnings.v[1],
 			       ":5: [wq:gpu_submit*]: matches no workqueue"));
+	assert_non_null(strstr(
+		c->warnings.v[2],
+		":7: [kworker:kworker/nothing*]: matches no kworker now"));
 	config_free(c);
 }
 
@@ -259,6 +289,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 #define T(f) cmocka_unit_test_setup_teardown(f, setup, teardown)
 		T(test_kinds_from_sysfs),
+		T(test_param_unbound_is_unbound),
 		T(test_out_of_reach_from_proc),
 		T(test_matching_section),
 		T(test_list_table),

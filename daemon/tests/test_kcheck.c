@@ -36,7 +36,7 @@ static int setup(void **state)
 	ft_write(&ft, "/proc/sys/kernel/version", "#1 SMP PREEMPT_RT\n");
 	ft_write(&ft, "/proc/cmdline",
 		 "console=ttyS0 workqueue.sysfs=netns,vkms_composer quiet\n");
-	ft_wq(&ft, "ttyS-serial", true);
+	ft_wq(&ft, "ttyS-serial_8250", true);
 	return 0;
 }
 
@@ -105,7 +105,10 @@ static void test_config_gz_all_there(void **state)
 #endif
 }
 
-/* No config.gz: /boot/config-RELEASE; what it lacks is said, 69 */
+/*
+ * No config.gz: /boot/config-RELEASE; what it lacks is said. PREEMPT_RT
+ * is recommended: wqrtd works without it (issue 33)
+ */
 static void test_boot_config_missing_rt(void **state)
 {
 	struct kcheck kc;
@@ -124,39 +127,90 @@ static void test_boot_config_missing_rt(void **state)
 			    "is not set");
 	/* not named at all: not set */
 	assert_int_equal(item(&kc, "CONFIG_PROC_EVENTS")->state, KC_MISSING);
-	assert_int_equal(kc.missing_required, 1);
-	assert_int_equal(kc.missing_recommended, 1);
-	assert_int_equal(kcheck_exit_status(&kc), EX_UNAVAILABLE);
+	assert_int_equal(kc.missing_required, 0);
+	assert_int_equal(kc.missing_recommended, 2);
+	assert_int_equal(kc.mode, KC_MODE_SYSFS);
+	assert_int_equal(kcheck_exit_status(&kc), 0);
 	f = open_memstream(&out, &len);
 	kcheck_print(f, &kc, false);
 	fclose(f);
 	assert_non_null(
-		strstr(out, "\nMISSING  CONFIG_PREEMPT_RT    required     "));
-	assert_non_null(strstr(out, "1 required item(s) missing"));
+		strstr(out, "\nMISSING  CONFIG_PREEMPT_RT    recommended  "));
+	assert_non_null(strstr(out, "\nwithout PREEMPT_RT, "));
+	assert_non_null(strstr(out, "usable; 2 recommended item(s) missing"));
 	free(out);
 	rm("/boot/config-6.12.48-wqrt");
 }
 
-/* A kernel without the series: its attributes are missing */
+/*
+ * A kernel without the series: its attributes are missing, and wqrtd
+ * works there in fallback mode (issue 33: not 69)
+ */
 static void test_no_series(void **state)
 {
 	struct kcheck kc;
+	size_t len;
+	char *out;
+	FILE *f;
 
 	(void)state;
 	ft_write(&ft, "/boot/config-6.12.48-wqrt", good_config);
 	ft_wq(&ft, "plain_wq", false);
-	rm(WQ_SYSFS_DIR "/ttyS-serial/policy");
-	rm(WQ_SYSFS_DIR "/ttyS-serial/rtprio");
-	rm(WQ_SYSFS_DIR "/ttyS-serial/nr_idle_extra");
-	rm(WQ_SYSFS_DIR "/ttyS-serial/private");
-	rm(WQ_SYSFS_DIR "/ttyS-serial/pool_ids");
+	rm(WQ_SYSFS_DIR "/ttyS-serial_8250/policy");
+	rm(WQ_SYSFS_DIR "/ttyS-serial_8250/rtprio");
+	rm(WQ_SYSFS_DIR "/ttyS-serial_8250/nr_idle_extra");
+	rm(WQ_SYSFS_DIR "/ttyS-serial_8250/private");
+	rm(WQ_SYSFS_DIR "/ttyS-serial_8250/pool_ids");
 	kcheck_run(ft.root, &kc);
 	assert_int_equal(item(&kc, "policy")->state, KC_MISSING);
 	assert_string_equal(item(&kc, "policy")->found,
 			    "on 0 of 2 unbound/ordered workqueue(s)");
-	assert_int_equal(kc.missing_required, 5);
+	assert_false(item(&kc, "policy")->required);
+	assert_int_equal(kc.missing_required, 0);
+	assert_int_equal(kc.missing_series, 5);
+	assert_int_equal(kc.mode, KC_MODE_FALLBACK);
+	assert_int_equal(kcheck_exit_status(&kc), 0);
+	f = open_memstream(&out, &len);
+	kcheck_print(f, &kc, false);
+	fclose(f);
+	assert_non_null(
+		strstr(out, "\nMISSING  policy               series       "));
+	assert_non_null(
+		strstr(out, "\nwqrtd works on this kernel in fallback mode"));
+	free(out);
+	f = open_memstream(&out, &len);
+	kcheck_print(f, &kc, true);
+	fclose(f);
+	assert_non_null(strstr(out, "\"mode\": \"fallback\""));
+	free(out);
+	ft_wq(&ft, "ttyS-serial_8250", true);
+	rm("/boot/config-6.12.48-wqrt");
+}
+
+/* Part of the series (a prefix, make kernel-each): the rest is required */
+static void test_part_of_series(void **state)
+{
+	struct kcheck kc;
+	size_t len;
+	char *out;
+	FILE *f;
+
+	(void)state;
+	ft_write(&ft, "/boot/config-6.12.48-wqrt", good_config);
+	rm(WQ_SYSFS_DIR "/ttyS-serial_8250/nr_idle_extra");
+	kcheck_run(ft.root, &kc);
+	assert_int_equal(kc.mode, KC_MODE_SYSFS);
+	assert_true(item(&kc, "nr_idle_extra")->required);
+	assert_int_equal(kc.missing_required, 1);
 	assert_int_equal(kcheck_exit_status(&kc), EX_UNAVAILABLE);
-	ft_wq(&ft, "ttyS-serial", true);
+	f = open_memstream(&out, &len);
+	kcheck_print(f, &kc, false);
+	fclose(f);
+	assert_non_null(strstr(
+		out,
+		"\nthis kernel has part of the wqrt series only: 1 attribute(s) missing"));
+	free(out);
+	ft_wq(&ft, "ttyS-serial_8250", true);
 	rm("/boot/config-6.12.48-wqrt");
 }
 
@@ -220,6 +274,7 @@ int main(void)
 		cmocka_unit_test(test_config_gz_all_there),
 		cmocka_unit_test(test_boot_config_missing_rt),
 		cmocka_unit_test(test_no_series),
+		cmocka_unit_test(test_part_of_series),
 		cmocka_unit_test(test_no_config),
 		cmocka_unit_test(test_bad_config_gz),
 	};

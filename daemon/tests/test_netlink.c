@@ -9,11 +9,14 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include <errno.h>
 #include <linux/cn_proc.h>
 #include <linux/connector.h>
 #include <string.h>
 #include <linux/filter.h>
+#include <sched.h>
 #include <sys/socket.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "faketree.h"
@@ -188,7 +191,146 @@ static void test_kernel_filter(void **state)
 	assert_false(passes_filter(PROC_EVENT_EXIT, 1, 100));
 	assert_false(passes_filter(PROC_EVENT_COMM, 2, 100));
 	assert_false(passes_filter(PROC_EVENT_EXEC, 2, 100));
-	assert_false(passes_filter(PROC_EVENT_NONE, 2, 100));
+}
+
+/*
+ * Issue 30.10: the kernel's answer to PROC_CN_MCAST_LISTEN (a
+ * PROC_EVENT_NONE acknowledgement carrying the errno, EPERM without
+ * CAP_NET_ADMIN before 6.6) passes the filter: it must not be hidden.
+ */
+static void test_kernel_filter_passes_acks(void **state)
+{
+	(void)state;
+	assert_true(passes_filter(PROC_EVENT_NONE, 0, 0));
+}
+
+/*
+ * Issue 30.10: the uevent socket gets a kernel filter too: every add,
+ * change and remove of every device reached wqrtd.
+ */
+static void test_uevent_socket_filtered(void **state)
+{
+	struct nlw u = { 0 };
+	socklen_t len = 0;
+
+	(void)state;
+	if (nlw_open_uevent(&u))
+		skip(); /* no netlink here (a container) */
+	assert_int_equal(getsockopt(nlw_uevent_fd(&u), SOL_SOCKET,
+				    SO_GET_FILTER, NULL, &len),
+			 0);
+	nlw_close(&u);
+	assert_true(len > 0);
+}
+
+/*
+ * Issue 30.10: a subscription the kernel does not answer (from another
+ * user namespace it ignores the request; before 6.6 it refuses one
+ * without CAP_NET_ADMIN) is a failure, said as such: no FORK event will
+ * come.
+ */
+static void test_proc_subscribe_unanswered(void **state)
+{
+	int status;
+	pid_t pid;
+
+	(void)state;
+	pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		struct nlw u = { 0 };
+
+		if (unshare(CLONE_NEWUSER))
+			_exit(77);
+		alarm(20);
+		_exit(nlw_open_proc(&u) ? 0 : 1);
+	}
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	assert_true(WIFEXITED(status));
+	if (WEXITSTATUS(status) == 77)
+		skip();
+	assert_int_equal(WEXITSTATUS(status), 0);
+}
+
+/* Does the uevent socket's filter let this message through? */
+static bool passes_uevent_filter(const char *msg, size_t len)
+{
+	struct sock_fprog prog;
+	char got[512];
+	int sv[2];
+	ssize_t n;
+
+	assert_int_equal(socketpair(AF_UNIX, SOCK_DGRAM, 0, sv), 0);
+	nlw_uevent_filter(&prog);
+	assert_int_equal(setsockopt(sv[1], SOL_SOCKET, SO_ATTACH_FILTER, &prog,
+				    sizeof(prog)),
+			 0);
+	assert_int_equal(send(sv[0], msg, len, 0), (ssize_t)len);
+	n = recv(sv[1], got, sizeof(got), MSG_DONTWAIT);
+	close(sv[0]);
+	close(sv[1]);
+	return n > 0;
+}
+
+#define UEV_PASSES(s) passes_uevent_filter(s, sizeof(s))
+
+/* Issue 30.10: the program: a workqueue's add, and nothing else */
+static void test_uevent_filter(void **state)
+{
+	(void)state;
+	assert_true(UEV_PASSES("add@/devices/virtual/workqueue/x\0ACTION=add"));
+	assert_true(UEV_PASSES("add@/devices/virtual/workqueue/wqrt_test_unbound\0ACTION=add"));
+	assert_false(UEV_PASSES("remove@/devices/virtual/workqueue/x\0ACTION=remove"));
+	assert_false(UEV_PASSES("change@/devices/virtual/workqueue/x\0ACTION=change"));
+	assert_false(UEV_PASSES("add@/devices/virtual/net/lo\0ACTION=add"));
+	assert_false(UEV_PASSES("add@/devices/virtual/workqueuex\0ACTION=add"));
+	assert_false(UEV_PASSES("add@/devices/virtual/workque"));
+	assert_false(UEV_PASSES("libudev\0\xfe\xed\xca\xfe"));
+}
+
+/* A proc connector acknowledgement as the kernel sends it */
+static void deliver_ack(uint32_t seq, uint32_t ack, int err)
+{
+	char buf[sizeof(struct cn_msg) + sizeof(struct proc_event)];
+	struct sockaddr_nl src = { .nl_family = AF_NETLINK, .nl_pid = 0 };
+	struct cn_msg *cn = (struct cn_msg *)buf;
+	struct proc_event ev;
+	struct nl_msg *msg;
+
+	memset(buf, 0, sizeof(buf));
+	memset(&ev, 0, sizeof(ev));
+	cn->id.idx = CN_IDX_PROC;
+	cn->id.val = CN_VAL_PROC;
+	cn->seq = seq;
+	cn->ack = ack;
+	cn->len = sizeof(ev);
+	ev.what = PROC_EVENT_NONE;
+	ev.event_data.ack.err = err;
+	memcpy(cn->data, &ev, sizeof(ev));
+	msg = nlmsg_alloc_simple(NLMSG_DONE, 0);
+	assert_int_equal(nlmsg_append(msg, buf, sizeof(buf), NLMSG_ALIGNTO), 0);
+	nlmsg_set_src(msg, &src);
+	assert_int_equal(nlw_proc_msg(msg, &w), NL_SKIP);
+	nlmsg_free(msg);
+}
+
+/*
+ * Issue 30.10: the answer to wqrtd's own subscription (its ack + 1) is
+ * taken, with its errno (EPERM: refused); the answers to other
+ * listeners' are not.
+ */
+static void test_proc_ack(void **state)
+{
+	(void)state;
+	w.listen_ack = 77;
+	w.acked = false;
+	deliver_ack(999, 91, 0);
+	deliver_ack(999, 77, 0);
+	assert_false(w.acked);
+	/* the kernel numbers the answer itself: any seq */
+	deliver_ack(5, 78, EPERM);
+	assert_true(w.acked);
+	assert_int_equal(w.ack_err, EPERM);
 }
 
 static void test_proc_from_userspace_ignored(void **state)
@@ -252,6 +394,11 @@ int main(void)
 		T(test_comm_event_ignored),
 		T(test_exit_event),
 		T(test_kernel_filter),
+		T(test_kernel_filter_passes_acks),
+		T(test_uevent_socket_filtered),
+		T(test_uevent_filter),
+		T(test_proc_ack),
+		T(test_proc_subscribe_unanswered),
 		T(test_proc_from_userspace_ignored),
 		T(test_uevent_workqueue_add),
 		T(test_uevent_others_ignored),

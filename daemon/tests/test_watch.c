@@ -14,6 +14,7 @@
 #include <stdio.h>
 
 #include "faketree.h"
+#include "log.h"
 #include "watch.h"
 
 static struct faketree ft;
@@ -53,6 +54,7 @@ static int setup(void **state)
 static int teardown(void **state)
 {
 	(void)state;
+	watch_free(&w);
 	daemon_free(&d);
 	ft_ops_cleanup(&fo, &ft);
 	return 0;
@@ -60,7 +62,7 @@ static int teardown(void **state)
 
 static int policy_of(pid_t pid)
 {
-	struct sched_val v = { -1, -1, -1 };
+	struct sched_val v = { -1, -1, -1, 0 };
 
 	fo.ops.sched_get(fo.ops.ctx, pid, &v);
 	return v.policy;
@@ -270,8 +272,9 @@ static void test_wq_burst_one_kworker_scan(void **state)
 		ft_wq(&ft, name, true);
 		ft_task(&ft, 500 + i, 2, comm, SCHED_OTHER, 0, 0, 500 + i);
 		watch_wq(&w, name, T0 + i * MS);
-		/* the workqueue itself at once */
-		assert_string_equal(ft_get(&ft, name, "policy"), "fifo");
+		/* the first at once; the rest with the burst, in one pass */
+		assert_string_equal(ft_get(&ft, name, "policy"),
+				    i ? "normal" : "fifo");
 	}
 	/* a workqueue no rule covers does not put the scan off */
 	ft_wq(&ft, "other", true);
@@ -281,8 +284,61 @@ static void test_wq_burst_one_kworker_scan(void **state)
 	run_all(T0 + 60 * MS);
 	assert_int_equal(d.kw_scans, kw_scans + 1);
 	assert_int_equal(d.scans, scans);
-	for (i = 0; i < 50; i++)
+	for (i = 0; i < 50; i++) {
+		snprintf(name, sizeof(name), "b%d", i);
+		assert_string_equal(ft_get(&ft, name, "policy"), "fifo");
 		assert_int_equal(policy_of(500 + i), SCHED_FIFO);
+	}
+}
+
+/*
+ * Issue 30.12: 1000 new workqueues in a burst (one uevent each) cost a
+ * bounded number of originals writes, not one each; every one of them is
+ * profiled once the burst is over.
+ */
+static void test_wq_burst_bounded_saves(void **state)
+{
+	char path[300], name[16];
+	unsigned long saves;
+	int i;
+
+	(void)state;
+	snprintf(path, sizeof(path), "%s/originals", ft.root);
+	assert_int_equal(daemon_use_state(&d, path), 0);
+	saves = d.state.saves;
+	for (i = 0; i < 1000; i++) {
+		snprintf(name, sizeof(name), "b%03d", i);
+		ft_wq(&ft, name, true);
+		watch_wq(&w, name, T0 + i * 10);
+	}
+	run_all(T0 + 10 * MS);
+	print_message("1000 new workqueues: %lu save(s)\n",
+		      d.state.saves - saves);
+	assert_true(d.state.saves - saves <= 3);
+	for (i = 0; i < 1000; i++) {
+		snprintf(name, sizeof(name), "b%03d", i);
+		assert_string_equal(ft_get(&ft, name, "policy"), "fifo");
+	}
+}
+
+/*
+ * Issue 30.12: a kthread still unsettled after every retry is not
+ * dropped at debug level: it is said at notice and kept.
+ */
+static void test_unsettled_kept(void **state)
+{
+	(void)state;
+	unsettled(900);
+	watch_task(&w, 900, T0);
+	run_all(T0);
+	assert_true(ft_logged_at(LOG_NOTICE, "still unsettled"));
+	assert_int_equal(w.npending, 1);
+	/* it settles: the next scan judges it, by the pending list too */
+	settle(900);
+	daemon_scan(&d);
+	watch_scanned(&w);
+	assert_int_equal(w.npending, 0);
+	assert_int_equal(policy_of(900), SCHED_FIFO);
 }
 
 int main(void)
@@ -294,6 +350,8 @@ int main(void)
 		T(test_stream_does_not_put_off_retry),
 		T(test_exit_frees_pending_and_tracker),
 		T(test_wq_burst_one_kworker_scan),
+		T(test_wq_burst_bounded_saves),
+		T(test_unsettled_kept),
 #undef T
 	};
 

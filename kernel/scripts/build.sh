@@ -11,6 +11,9 @@
 #               busybox and systemd alike
 #   plain       no series, same configuration: the baseline, and the
 #               "kernel without the series" case of the tests
+#   test-kasan  test plus kasan.config: the lifetime tests under KASAN
+#   no-policy   test plus kernel/variants/no-policy (no policy attribute):
+#               the VM suite, judged as on test, must fail by name
 #   race        test plus kernel/variants/race (no claim of the kicked
 #               worker): the idle-cull test must catch it
 #   perf        the series, wqrt + perf fragments: benchmarks only

@@ -145,23 +145,43 @@ apply_series() {
 
 # The flavour table. Sets FL_SERIES (1: the series applies), FL_VARIANT (the
 # directories of kernel/variants applied on top, in order, or empty: the
-# test flavours carry the debug knobs, which are not part of the series)
-# and FL_FRAGMENTS
-# (names under kernel/configs; a trailing '?' means "only when the tree
-# defines every option the fragment sets": options that come with the
-# series). A name with a slash is a path from the top of the repository.
-# The kernels the VM tests boot merge the kselftests' own config, so what
-# selftests/wqrt/config asks of a board is what the tests ran on.
+# test flavours carry the debug knobs, which are not part of the series),
+# FL_FRAGMENTS (names under kernel/configs; a trailing '?' marks a fragment
+# of options that come with the series' variants: required, so that a
+# test flavour that lost them fails its build by name, except on the
+# prefixes of the series that `make kernel-each` builds, which leave the
+# variants out; a name with a slash is a path from the top of the
+# repository) and FL_EXPECT (the list under selftests/vm/expect/ that
+# `vm.sh check` judges the flavour's VM suite against: which programs must
+# run, how many tests each, which may skip and why; empty: the flavour is
+# not meant for the VM suite). The kernels the VM tests boot merge the
+# kselftests' own config, so what selftests/wqrt/config asks of a board is
+# what the tests ran on.
 TEST_FRAGMENTS="wqrt.config systemd.config debug.config selftests/wqrt/config"
 flavour_spec() {
 	FL_VARIANT=
 	FL_ARCH=x86_64
+	FL_EXPECT=
 	case "$1" in
 	test-arm64) FL_ARCH=arm64 FL_SERIES=1 FL_VARIANT=debug-knobs
-		FL_FRAGMENTS="$TEST_FRAGMENTS debug-series.config?" ;;
-	test)	FL_SERIES=1 FL_VARIANT=debug-knobs
-		FL_FRAGMENTS="$TEST_FRAGMENTS debug-series.config?" ;;
-	plain)	FL_SERIES=0 FL_FRAGMENTS="$TEST_FRAGMENTS" ;;
+		FL_FRAGMENTS="$TEST_FRAGMENTS debug-series.config?"
+		FL_EXPECT=test-arm64 ;;
+	test)	FL_SERIES=1 FL_VARIANT="debug-knobs possible-cpus"
+		FL_FRAGMENTS="$TEST_FRAGMENTS debug-series.config?"
+		FL_EXPECT=test ;;
+	plain)	FL_SERIES=0 FL_FRAGMENTS="$TEST_FRAGMENTS" FL_EXPECT=plain ;;
+	# the lifetime tests under KASAN (make vm-test KERNEL=test-kasan, by
+	# hand: a full KASAN build and a slow TCG run, outside make check's
+	# CI budget)
+	test-kasan) FL_SERIES=1 FL_VARIANT=debug-knobs
+		FL_FRAGMENTS="$TEST_FRAGMENTS debug-series.config? kasan.config"
+		FL_EXPECT=kasan ;;
+	# the series without its policy attribute in sysfs
+	# (kernel/variants/no-policy), judged as the test kernel: the VM
+	# suite must fail by name (selftests/vm/no-policy-demo.sh)
+	no-policy) FL_SERIES=1 FL_VARIANT="debug-knobs no-policy"
+		FL_FRAGMENTS="$TEST_FRAGMENTS debug-series.config?"
+		FL_EXPECT=test ;;
 	race)	FL_SERIES=1 FL_VARIANT="debug-knobs race"
 		FL_FRAGMENTS="$TEST_FRAGMENTS debug-series.config?" ;;
 	perf)	FL_SERIES=1 FL_FRAGMENTS="wqrt.config perf.config" ;;
@@ -182,7 +202,7 @@ flavour_spec() {
 		FL_FRAGMENTS="wqrt.config prod.config" ;;
 	prod-flush-plain) FL_SERIES=0 FL_VARIANT=possible-cpus
 		FL_FRAGMENTS="wqrt.config prod.config" ;;
-	*)	die "unknown kernel flavour '$1' (test, plain, test-arm64, race, perf, perf-plain, perf-alt, prod, prod-plain, prod-alt, flush-nosync, bench-flush, bench-flush-plain, prod-flush, prod-flush-plain)" ;;
+	*)	die "unknown kernel flavour '$1' (test, plain, test-arm64, test-kasan, no-policy, race, perf, perf-plain, perf-alt, prod, prod-plain, prod-alt, flush-nosync, bench-flush, bench-flush-plain, prod-flush, prod-flush-plain)" ;;
 	esac
 	# Every flavour starts from its architecture's own fragment.
 	FL_FRAGMENTS="$FL_ARCH.config $FL_FRAGMENTS"
@@ -246,15 +266,17 @@ commit_patches() {
 	git -C "$BASE_REPO" rev-parse "$prev"
 }
 
-# The fragment paths of the flavour for the source in $1.
+# The fragment paths of the flavour for the source in $1; $2, when set,
+# is the number of series patches of a prefix build, on which a '?'
+# fragment is taken only when the tree defines every option it sets.
 flavour_fragments() {
-	local src=$1 f path sym
+	local src=$1 prefix=${2:-} f path sym
 	for f in $FL_FRAGMENTS; do
 		case "$f" in
 		*/*) path="$WQRT_TOP/${f%\?}" ;;
 		*) path="$WQRT_KDIR/configs/${f%\?}" ;;
 		esac
-		if [ "$f" != "${f%\?}" ]; then
+		if [ -n "$prefix" ] && [ "$f" != "${f%\?}" ]; then
 			for sym in $(sed -n 's/^CONFIG_\([A-Z0-9_]*\)=.*/\1/p' "$path"); do
 				grep -rqs --include='Kconfig*' "^config $sym\$" "$src" ||
 					continue 2
@@ -334,7 +356,7 @@ build_kernel() {
 		git -C "$BASE_REPO" worktree add -q --detach "$src" base
 	fi
 	git -C "$src" checkout -q -f --detach "$commit"
-	mapfile -t frags < <(flavour_fragments "$src")
+	mapfile -t frags < <(flavour_fragments "$src" "$limit")
 	key=$(
 		{
 			echo "$KSRC_PKG $(ksrc_version)"
@@ -348,6 +370,13 @@ build_kernel() {
 			"${FL_CROSS}gcc" --version | head -n 1
 		} | sha256sum | cut -c1-16
 	)
+	# what vm.sh check judges this tree's suite against: the flavour's
+	# list, or "prefix" on a prefix of the series (selftests/vm/expect/)
+	if [ -n "$limit" ]; then
+		echo prefix >"$dir/expect"
+	else
+		echo "$FL_EXPECT" >"$dir/expect"
+	fi
 	if [ -f "$obj/.wqrt-key" ] && [ "$(cat "$obj/.wqrt-key")" = "$key" ]; then
 		note "kernel $tree: up to date ($key: ${#stable[@]} stable fix(es) + ${#patches[@]} patch(es), $(basename -a "${frags[@]}" | tr '\n' ' '))"
 		ln -sfn "$dir" "$WQRT_BUILD/kernel-$flavour"

@@ -13,7 +13,9 @@
 #              kernel/series; the cover letter comes from
 #              kernel/cover-letter.txt
 #   checkpatch scripts/checkpatch.pl --strict on every patch of the series,
-#              of kernel/stable and of the test-only kernel/variants/*
+#              of kernel/stable and of the test-only kernel/variants/*;
+#              then check-abi.sh: the series' ABI file lists every file
+#              of a workqueue's sysfs directory
 
 . "$(dirname "$0")/common.sh"
 
@@ -126,6 +128,9 @@ checkpatch)
 		fi
 	done
 	[ "$bad" = 0 ] || die "checkpatch --strict reports problems (above)"
+	# and the ABI file against the sysfs files the series creates
+	"$WQRT_KDIR/scripts/check-abi.sh" ||
+		die "the series' ABI file does not match its sysfs files (above)"
 	;;
 *)
 	die "usage: tree.sh lay|export|checkpatch"

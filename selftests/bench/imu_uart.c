@@ -10,7 +10,7 @@
  * period, like an IMU, and a SCHED_FIFO reader reads them back. Every byte
  * the reader gets went through the port's flip buffer, that is through a
  * flush_to_ldisc() work item on the tty driver's flip workqueue
- * ("ttyS-serial" for the 8250).
+ * ("ttyS-serial_8250" for the 8250).
  *
  * The writer sleeps to the absolute time t0 + k * PERIOD and then sends
  * frame k, which carries k and that scheduled time: a writer that wakes up

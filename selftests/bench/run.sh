@@ -800,7 +800,7 @@ cost)
 	;;
 imu)
 	# seed 004: IMU frames through the 8250's flip buffer workqueue
-	# (ttyS-serial) in loopback, one boot, the variants interleaved. The
+	# (ttyS-serial_8250) in loopback, one boot, the variants interleaved. The
 	# prod flavour (production-like, kernel/configs/prod.config) has the
 	# 8250 (x86_64.config) and the trace events; on a kernel without them
 	# vm-imu.sh says so and the queue_work -> flush_to_ldisc column says
@@ -881,7 +881,7 @@ imu)
 		echo "Seed 004's case: 32-byte frames, one every ${period_us} us from an"
 		echo "absolute-time clock, through the VM's third 16550 (ttyS2) in"
 		echo "loopback, so every byte goes through the 8250's flip buffer"
-		echo "workqueue ttyS-serial (flush_to_ldisc) to a reader. Latency: the"
+		echo "workqueue ttyS-serial_8250 (flush_to_ldisc) to a reader. Latency: the"
 		echo "reader's read() return - the frame's scheduled send time (a late"
 		echo "writer is counted, no period is skipped). Late: frames later than"
 		echo "the deadline, or lost, over the frames sent; the deadline is 2"
@@ -892,7 +892,7 @@ imu)
 		echo "1 kHz the writer fell seconds behind its schedule in every variant"
 		echo "(results/imu-2026-11-30-1khz-saturated.*). Writer late: when"
 		echo "write() started - the scheduled time, the guest's own floor; path:"
-		echo "arrival - write() start, the UART, its IRQ thread and ttyS-serial"
+		echo "arrival - write() start, the UART, its IRQ thread and ttyS-serial_8250"
 		echo "alone."
 		echo "QEMU's 16550 passes the bytes on without pacing them at 115200 baud;"
 		echo "a receive FIFO below its trigger level raises its interrupt only"

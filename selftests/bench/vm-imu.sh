@@ -6,7 +6,7 @@
 # one per period, from a SCHED_FIFO writer to a SCHED_FIFO reader
 # (imu_uart, built on the host and staged next to this script), under the
 # same load as vm-latency.sh, for each setting of the 8250's flip buffer
-# workqueue ttyS-serial; ROUNDS rounds, the variants in a new random order
+# workqueue ttyS-serial_8250; ROUNDS rounds, the variants in a new random order
 # each round. Prints:
 #   I ...                         the environment
 #   O ROUND VARIANT...            the order of a round
@@ -27,7 +27,7 @@ WPRIO=${WPRIO:-40}
 RPRIO=${RPRIO:-30}
 VARIANTS=${VARIANTS:-default nice-20 fifo20-cpu0 fifo20-cpu0-private-reserve}
 UART=${UART:-/dev/ttyS2}
-wq=/sys/devices/virtual/workqueue/ttyS-serial
+wq=/sys/devices/virtual/workqueue/ttyS-serial_8250
 imu=/wqrt/imu_uart
 tracefs=/sys/kernel/tracing
 
@@ -41,7 +41,7 @@ echo "I kernel $(uname -r) vcpus $ncpu frames $COUNT period_us $PERIOD_US rounds
 echo "I clocksource $(cat /sys/devices/system/clocksource/clocksource0/current_clocksource 2>/dev/null || echo unknown)"
 echo "I frame 32 bytes through $UART in loopback at 115200 baud (8250, 16550A FIFO)"
 echo "I writer SCHED_FIFO $WPRIO, reader SCHED_FIFO $RPRIO, both on CPU $CPU; ttyS2 irq $(cat "/sys/class/tty/${UART#/dev/}/irq" 2>/dev/null)"
-echo "I ttyS-serial at boot: $(for a in policy rtprio nice cpumask; do printf '%s=%s ' $a "$(cat "$wq/$a" 2>/dev/null || echo -)"; done)"
+echo "I ttyS-serial_8250 at boot: $(for a in policy rtprio nice cpumask; do printf '%s=%s ' $a "$(cat "$wq/$a" 2>/dev/null || echo -)"; done)"
 
 # queue_work -> flush_to_ldisc start from the trace events, when the
 # kernel has them.
@@ -66,7 +66,7 @@ trace_on() {
 	echo 1 >"$tracefs/tracing_on"
 }
 
-trace_off() { # VARIANT ROUND: T lines for every flush_to_ldisc of ttyS-serial
+trace_off() { # VARIANT ROUND: T lines for every flush_to_ldisc of ttyS-serial_8250
 	[ $tracing = 1 ] || return 0
 	echo 0 >"$tracefs/tracing_on"
 	for e in workqueue_queue_work workqueue_execute_start; do
@@ -82,7 +82,7 @@ trace_off() { # VARIANT ROUND: T lines for every flush_to_ldisc of ttyS-serial
 				return substr($i, 1, length($i) - 1)
 		return -1
 	}
-	/workqueue_queue_work:/ && / workqueue=ttyS-serial / && / function=flush_to_ldisc / {
+	/workqueue_queue_work:/ && / workqueue=ttyS-serial_8250 / && / function=flush_to_ldisc / {
 		w = $0; sub(/.*work struct=/, "", w); sub(/ .*/, "", w)
 		q[w] = ts()
 		next

@@ -63,20 +63,58 @@ wait_for() {
 }
 
 attr_is() { [ "$(cat "$WQDIR/$1/$2" 2>/dev/null)" = "$3" ]; }
+# attrs_are WQ "ATTR=VALUE ...": every one of them, read together
+attrs_are() {
+	_wq=$1
+	for _av in $2; do
+		attr_is "$_wq" "${_av%%=*}" "${_av#*=}" || return 1
+	done
+}
 logged() { grep -qF "$1" "$LOG"; }
+# the number of lines of wqrtd's log with $1
+logged_count() { grep -cF "$1" "$LOG"; }
 
-# All given pids have "policy rtprio" $1 (those that vanished are fine).
+# What the runner tells the test to expect of the kernel: wqrt.series=1
+# (the whole series) or 0 (none) on the command line (selftests/vm/vm.sh,
+# from the "=series" row of selftests/vm/expected). Without it (a board, a
+# prefix of the series) only the kernel can say: the policy attribute.
+# Prints 1 or 0.
+series_expected() {
+	for _a in $(cat /proc/cmdline); do
+		case "$_a" in
+		wqrt.series=*) echo "${_a#wqrt.series=}"; return 0 ;;
+		esac
+	done
+	if [ -e "$WQDIR/writeback/policy" ]; then echo 1; else echo 0; fi
+}
+# said once per test, for whoever reads the log
+series_declared() { grep -q 'wqrt\.series=' /proc/cmdline; }
+
+# wqrtd says so once its netlink sockets are open and its first scan is
+# applied: from then on nothing new escapes it.
+READY_LINE="ready: netlink sockets open, initial scan done"
+wait_ready() { wait_for 10 logged "$READY_LINE"; }
+
+# All given pids have "policy rtprio" $1 (those that vanished are fine);
+# no pid at all is a failure, never a pass.
 all_sched() {
 	_want=$1
 	shift
+	if [ $# -eq 0 ]; then
+		ktap_print_msg "no pid to check for $_want"
+		return 1
+	fi
+	_seen=0
 	for _p in "$@"; do
 		_got=$(task_sched "$_p") || continue
+		_seen=$((_seen + 1))
 		[ "$_got" = "$_want" ] || {
 			ktap_print_msg "pid $_p ($(task_comm "$_p")): $_got, want $_want"
 			return 1
 		}
 	done
-	return 0
+	[ "$_seen" -gt 0 ] || ktap_print_msg "none of the pids $* is there any more"
+	[ "$_seen" -gt 0 ]
 }
 
 start_wqrtd() {

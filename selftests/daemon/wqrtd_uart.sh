@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-only
 # The IMU-over-UART case (seeds/004): a UART driver's flip buffer
-# workqueue (the 8250's ttyS-serial, the PL011's ttyAMA-ttyAMA), made
+# workqueue (the 8250's ttyS-serial_8250, the PL011's ttyAMA-ttyAMA), made
 # fifo 20 on CPU 0 by wqrtd from a wqrt.conf section; bytes sent through
 # a UART in loopback come back intact, and every
 # flush_to_ldisc() work item that carried them ran in a kworker that was
@@ -29,14 +29,14 @@ fi
 # the tty driver's name and driver_name (8250, amba-pl011)
 case "${UART#/dev/}" in
 ttyAMA*) WQ=ttyAMA-ttyAMA ;;
-*) WQ=ttyS-serial ;;
+*) WQ=ttyS-serial_8250 ;;
 esac
 WQ=${WQRT_UART_WQ:-$WQ}
 LOOP=$(helper uart_loop || helper selftests/uart_loop)
 
 command -v wqrtd > /dev/null || skip_all "wqrtd is not on PATH"
-[ -e "$WQDIR/writeback/policy" ] ||
-	skip_all "kernel without the workqueue RT series (no policy attribute)"
+[ "$(series_expected)" = 1 ] ||
+	skip_all "kernel without the workqueue RT series (wqrt.series=0, or no policy attribute)"
 # a driver registers its workqueue even without a port: none is a kernel
 # without the driver or without the tty flip workqueue patch
 [ -d "$WQDIR/$WQ" ] ||
@@ -76,7 +76,10 @@ ktap_test_result "$WQ is an unbound workqueue in sysfs" attr_is $WQ per_cpu 0
 ktap_test_result "the pty drivers have no flip workqueue" no_pty_wq
 
 start_wqrtd
-ktap_test_result "wqrtd applies fifo to $WQ" wait_for 10 attr_is $WQ policy fifo
+# ready: the first scan applied the whole profile (policy first, then
+# rtprio and cpumask)
+wait_ready
+ktap_test_result "wqrtd applies fifo to $WQ" attr_is $WQ policy fifo
 ktap_test_result "...rtprio 20" attr_is $WQ rtprio 20
 ktap_test_result "...cpumask CPU 0 ($(cat "$WQDIR/$WQ/cpumask"))" \
 	[ "$(printf '%d' "0x$(cat "$WQDIR/$WQ/cpumask")")" -eq 1 ]

@@ -9,7 +9,7 @@ ktap_print_header
 command -v wqrtd > /dev/null || skip_all "wqrtd is not on PATH"
 command -v wqrtctl > /dev/null || skip_all "wqrtctl is not on PATH"
 [ -e "$WQDIR/writeback/nice" ] || skip_all "no $WQDIR/writeback"
-[ -e "$WQDIR/writeback/policy" ] && skip_all "the kernel has the series"
+[ "$(series_expected)" = 1 ] && skip_all "the kernel has the series (wqrt.series=1, or a policy attribute)"
 
 cat > "$CONF" <<CONF
 [wq:writeback]

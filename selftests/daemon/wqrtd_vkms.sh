@@ -20,8 +20,8 @@ PARAM=/sys/module/workqueue/parameters/sysfs
 CRC=$(helper vkms_crc || helper selftests/vkms_crc)
 
 command -v wqrtd > /dev/null || skip_all "wqrtd is not on PATH"
-[ -e "$WQDIR/writeback/policy" ] ||
-	skip_all "kernel without the workqueue RT series (no policy attribute)"
+[ "$(series_expected)" = 1 ] ||
+	skip_all "kernel without the workqueue RT series (wqrt.series=0, or no policy attribute)"
 [ -e "$PARAM" ] || skip_all "kernel without workqueue.sysfs= (no $PARAM)"
 case ",$(cat $PARAM)," in
 *,$WQ,*) ;;
@@ -54,7 +54,10 @@ ktap_test_result "...with max_active read-only" \
 ORIG_CPUMASK=$(cat "$WQDIR/$WQ/cpumask")
 
 start_wqrtd
-ktap_test_result "wqrtd applies fifo to $WQ" wait_for 10 attr_is $WQ policy fifo
+# ready: the first scan applied the whole profile (policy first, then
+# rtprio and cpumask)
+wait_ready
+ktap_test_result "wqrtd applies fifo to $WQ" attr_is $WQ policy fifo
 ktap_test_result "...rtprio 20" attr_is $WQ rtprio 20
 ktap_test_result "...cpumask CPU 0" \
 	[ "$(printf '%d' "0x$(cat "$WQDIR/$WQ/cpumask")")" -eq 1 ]

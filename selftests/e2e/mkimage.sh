@@ -2,11 +2,14 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # mkimage.sh OUT.cpio SELFTESTS_DIR: the systemd VM's root as an
-# uncompressed initramfs (no block layer needed). wqrt is installed into it
-# the way a user installs it: the Debian packages wqrtd and wqrt-selftests
-# (make deb) with dpkg -i. The test modules, built for the VM's kernel by
-# the project, go to /lib/modules/RELEASE/updates/wqrt with depmod, where
-# DKMS (wqrt-selftests-dkms) puts them on a board with kernel headers. The
+# uncompressed initramfs (no block layer needed). The Debian packages of
+# make deb (wqrtd, wqrt-selftests, wqrt-selftests-dkms) are put in
+# /root/wqrt-debs, and what apt needs to install them in the image's apt
+# cache (the heavy part of it installed already, below): day.sh installs
+# them with apt install ./*.deb, as a user does.
+# The test modules, built for the VM's kernel by the project, go to
+# /lib/modules/RELEASE/updates/wqrt with depmod, where DKMS puts them on
+# a board with kernel headers (the VM's kernel has none installed). The
 # shell test helpers (selftests/lib) and the e2e unit, which runs day.sh at
 # boot and powers off, come along.
 set -euo pipefail
@@ -16,6 +19,8 @@ selftests=$2
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../.." && pwd)
 build=${WQRT_BUILD:-$top/build}
+# WQRT_CACHE, as the kernel scripts and rootfs.sh find it
+. "$top/kernel/scripts/common.sh"
 
 base=$("$here/rootfs.sh")
 root=$build/e2e/root
@@ -25,17 +30,68 @@ cp -a "$base" "$root"
 
 debs=$build/e2e/deb
 "$top/scripts/deb.sh" "$debs" >/dev/null
-mkdir -p "$root/tmp/debs"
-cp "$debs"/wqrtd_*.deb "$debs"/wqrt-selftests_*.deb "$root/tmp/debs/"
-# dpkg -i as a user runs it; in the chroot no systemd runs, so the
-# postinst enables wqrtd (it starts at boot) without starting it now
-chroot "$root" sh -c 'dpkg -i /tmp/debs/*.deb' >"$build/e2e/dpkg.log" 2>&1 || {
-	cat "$build/e2e/dpkg.log" >&2
-	echo "mkimage: dpkg -i of the wqrt packages failed" >&2
-	exit 1
-}
-rm -rf "$root/tmp/debs"
-[ -f "$root/etc/wqrt.conf" ] || { echo "mkimage: the wqrtd package left no /etc/wqrt.conf" >&2; exit 1; }
+# The three packages, which day.sh installs in the VM with "apt install
+# ./*.deb" as a user does on a fresh board. The VM has no network: what
+# apt needs besides them is downloaded here, on the host, into the image's
+# apt cache, where apt finds it (a cache of our own keeps those between
+# images; apt checks each file against the package lists). What wqrt's
+# packages need of their own (dkms; libnl-3-200 and libiniparser1, which
+# the base root has and loses here) stays for apt to install in the VM;
+# the compiler and the rest of what dkms brings along are installed now,
+# on the host, which unpacks them in seconds where TCG takes a quarter of
+# an hour.
+pkgdir=/root/wqrt-debs
+own_deps="dkms libnl-3-200 libiniparser1"
+mkdir -p "$root$pkgdir"
+cp "$debs"/wqrtd_*.deb "$debs"/wqrt-selftests_*.deb "$debs"/wqrt-selftests-dkms_*.deb \
+	"$root$pkgdir/"
+# man-db's trigger would rebuild its index for every package installed;
+# man works without it
+echo "man-db man-db/auto-update boolean false" | chroot "$root" debconf-set-selections
+chroot "$root" dpkg --purge libnl-3-200 libiniparser1 >/dev/null
+archives=$WQRT_CACHE/e2e-archives
+mkdir -p "$archives"
+(
+	flock 9
+	cp -n "$archives"/*.deb "$root/var/cache/apt/archives/" 2>/dev/null || true
+	cp /etc/resolv.conf "$root/etc/resolv.conf"
+	log=$build/e2e/apt.log
+	if ! chroot "$root" sh -c "cd $pkgdir && apt-get install --download-only -y -q ./*.deb" >"$log" 2>&1; then
+		cat "$log" >&2
+		echo "mkimage: apt could not fetch what the wqrt packages need (log above)" >&2
+		exit 1
+	fi
+	cp -n "$root"/var/cache/apt/archives/*.deb "$archives/" 2>/dev/null || true
+	rm -f "$root/etc/resolv.conf"
+	# what apt would install, but wqrt's packages and their own deps
+	pre=$(chroot "$root" sh -c "cd $pkgdir && apt-get install -s ./*.deb" 2>/dev/null |
+		awk '$1 == "Inst" {print $2}' | grep -vxE "wqrt.*|${own_deps// /|}")
+	if [ -n "$pre" ] && ! chroot "$root" env DEBIAN_FRONTEND=noninteractive \
+		apt-get install -y -q --no-download $pre >>"$log" 2>&1; then
+		cat "$log" >&2
+		echo "mkimage: the packages dkms brings along do not install (log above)" >&2
+		exit 1
+	fi
+	# in the image's cache only what is left for apt to install
+	for f in "$root"/var/cache/apt/archives/*.deb; do
+		case "$(basename "$f")" in
+		dkms_* | libnl-3-200_* | libiniparser1_*) ;;
+		*) rm -f "$f" ;;
+		esac
+	done
+) 9>"$archives.lock"
+
+# A newer wqrtd package for day.sh's upgrade: the same files, a higher
+# version, as an upgrade brings them (what an upgrade runs is the package's
+# maintainer scripts and unit, the same).
+newer=$build/e2e/deb-newer
+rm -rf "$newer" && mkdir -p "$newer"
+dpkg-deb -R "$debs"/wqrtd_*.deb "$newer/pkg"
+ver=$(sed -n 's/^Version: //p' "$newer/pkg/DEBIAN/control")
+sed -i "s/^Version: .*/Version: $ver+e2e1/" "$newer/pkg/DEBIAN/control"
+dpkg-deb -b "$newer/pkg" "$newer/wqrtd_$ver+e2e1.deb" >/dev/null
+install -D -m 0644 "$newer/wqrtd_$ver+e2e1.deb" "$root/usr/lib/wqrt/e2e/wqrtd-newer.deb"
+rm -rf "$newer"
 
 release=$(modinfo -F vermagic "$selftests/modules/wqrt_test.ko" | cut -d' ' -f1)
 install -D -m 0644 -t "$root/lib/modules/$release/updates/wqrt" "$selftests"/modules/*.ko

@@ -10,8 +10,9 @@ here=$(cd "$(dirname "$0")" && pwd)
 . "$here/../../kernel/scripts/common.sh"
 
 # systemd as PID 1, udev, journald; kmod for insmod; procps for pgrep;
-# man-db for `man wqrtd`; the daemon's runtime libraries.
-packages=systemd,systemd-sysv,udev,kmod,procps,man-db,libnl-3-200,libiniparser1
+# man-db for `man wqrtd`; the runtime libraries of wqrtd and wqrtctl
+# (libtracefs for wqrtctl latency, who and try).
+packages=systemd,systemd-sysv,udev,kmod,procps,man-db,libnl-3-200,libiniparser1,libtracefs1,libtraceevent1
 mirror=${WQRT_DEBIAN_MIRROR:-http://deb.debian.org/debian}
 
 key=$(sha256sum <"$0" | cut -c1-16)

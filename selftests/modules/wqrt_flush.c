@@ -62,6 +62,8 @@
 #include <linux/uaccess.h>
 #include <linux/workqueue.h>
 
+#include "wqrt_run.h"
+
 #define RESULT_SIZE	1024
 #define MAX_THREADS	64
 #define MAX_ITEMS	16
@@ -292,6 +294,13 @@ static void drain_rounds(struct frun *r)
 		atomic_long_inc(&r->drains);
 		if (atomic_read(&ran) != NR_CHAINS * CHAIN_LEN) {
 			atomic_long_inc(&r->drain_late);
+			/* which chains: links left, or a link run twice */
+			for (i = 0; i < NR_CHAINS; i++)
+				pr_err_ratelimited("%s: drain %ld: chain %d has %d of %d links left, %s\n",
+				       r->wq_key, atomic_long_read(&r->drains),
+				       i, READ_ONCE(chains[i].left), CHAIN_LEN,
+				       work_pending(&chains[i].work) ?
+				       "pending" : "not pending");
 			pr_err_ratelimited("%s: %d of %d chain links ran before drain_workqueue() returned\n",
 			       r->wq_key, atomic_read(&ran),
 			       NR_CHAINS * CHAIN_LEN);
@@ -488,35 +497,8 @@ static int run_open(struct inode *inode, struct file *file)
 static ssize_t run_write(struct file *file, const char __user *ubuf,
 			 size_t len, loff_t *ppos)
 {
-	struct seq_buf sb;
-	char *args, *res;
-	ssize_t ret;
-
-	if (!len || len > 256)
-		return -EINVAL;
-	args = memdup_user_nul(ubuf, len);
-	if (IS_ERR(args))
-		return PTR_ERR(args);
-	res = kzalloc(RESULT_SIZE, GFP_KERNEL);
-	if (!res) {
-		kfree(args);
-		return -ENOMEM;
-	}
-	seq_buf_init(&sb, res, RESULT_SIZE);
-
-	mutex_lock(&run_mutex);
-	ret = run_flush_test(args, &sb);
-	if (!ret) {
-		kfree(last_result);
-		last_result = res;
-		res = NULL;
-		ret = len;
-	}
-	mutex_unlock(&run_mutex);
-
-	kfree(res);
-	kfree(args);
-	return ret;
+	return wqrt_run_write(&run_mutex, &last_result, RESULT_SIZE, ubuf, len,
+			      256, run_flush_test);
 }
 
 static const struct file_operations run_fops = {

@@ -15,11 +15,16 @@
  * allocated and run a work item, or loading fails: a name that is taken or
  * a pattern that matches must never cost a driver its workqueue.
  * Unloading destroys them all, which must free their names in sysfs.
+ *
+ * A workqueue that only workqueue.sysfs= exposes must not be in sysfs while
+ * its driver still sets it up, here in this init: the module parameter
+ * in_sysfs_during_init counts those that were.
  */
 
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/module.h>
+#include <linux/namei.h>
 #include <linux/workqueue.h>
 
 static struct {
@@ -36,6 +41,23 @@ static struct {
 };
 
 static atomic_t reach_ran = ATOMIC_INIT(0);
+
+static int in_sysfs_during_init;
+module_param(in_sysfs_during_init, int, 0444);
+MODULE_PARM_DESC(in_sysfs_during_init,
+		 "workqueues without WQ_SYSFS that were in sysfs while the init ran");
+
+static bool in_sysfs(const char *name)
+{
+	char p[96];
+	struct path path;
+
+	snprintf(p, sizeof(p), "/sys/devices/virtual/workqueue/%s", name);
+	if (kern_path(p, LOOKUP_FOLLOW, &path))
+		return false;
+	path_put(&path);
+	return true;
+}
 
 static void reach_fn(struct work_struct *work)
 {
@@ -77,6 +99,11 @@ static int __init wqrt_reach_init(void)
 		flush_work(&work);
 		destroy_work_on_stack(&work);
 	}
+	/* still setting them up: the parameter's ones are not in sysfs yet */
+	for (i = 0; i < ARRAY_SIZE(reach_wqs); i++)
+		if (!(reach_wqs[i].flags & WQ_SYSFS) &&
+		    in_sysfs(reach_wqs[i].name))
+			in_sysfs_during_init++;
 	if (atomic_read(&reach_ran) != ARRAY_SIZE(reach_wqs)) {
 		pr_err("%d of %zu work items ran\n", atomic_read(&reach_ran),
 		       ARRAY_SIZE(reach_wqs));

@@ -15,7 +15,8 @@
  *   burst             write "wq=<key> n=<N> hold_ms=<ms> [keep_ms=<ms>]":
  *                     queue N items that each block until all N run (or
  *                     hold_ms passes), then keep their worker keep_ms more;
- *                     read: summary line + one line per item
+ *                     read: summary line (result=PASS only if all N ran at
+ *                     once) + one line per item
  *   ordered_check     write "n=<N> [wq=<key>] [delay_us=] [pause_every=]
  *                     [pause_us=] [timeout_s=]": N items on the ordered
  *                     workqueue, each checks it runs alone and in order;
@@ -29,18 +30,45 @@
  *                     counters incl. stranded
  *   recreate          write "fresh": destroy and re-create wqrt_test_fresh,
  *                     so its attributes are again the never-written defaults
+ *   rescue            write "wq=<key> n= settle_ms= timeout_ms=": blockers
+ *                     on <key> that only an item on wqrt_test_reclaim
+ *                     releases; read: its latency and whether the rescuer
+ *                     ran it
+ *   pwq_hold          write "wq=<key>": one item runs and blocks, a second
+ *                     waits behind it, both from CPU 0 (the workqueue must
+ *                     run one at a time: ordered, or max_active 1)
+ *   pwq_check         write anything: queue a third item from CPU 0, tell
+ *                     whether it went to the second one's pwq
+ *                     (same_pwq=1: the workqueue's pwqs were not
+ *                     replaced since pwq_hold), release them all
+ *   apply             write "wq=<key> [private=] [policy=] [rtprio=]
+ *                     [nice=]": apply_workqueue_attrs() with attributes
+ *                     allocated afresh, as a driver does
+ *   show_kicked       write "wq=<key> [lead_us=]": a kthread on CPU 0
+ *                     queues an item, one on CPU 1 prints the busy pools
+ *                     (show_all_workqueues()) lead_us later, to the
+ *                     kernel log
+ *   wake_audit        write "wq=<key> pools=<id>,... n= hold_ms=
+ *                     settle_ms=": a burst of n items; read: the wakeups of
+ *                     the pools' idle workers by their own workers, and
+ *                     how many of them were issued under a pool->lock
  *
  * Writes run synchronously (the write returns when the run is over) and
  * return -EINVAL for unknown or malformed parameters.  Every summary line
  * ends with "result=PASS" or "result=FAIL" so the tests need no knowledge
  * of the individual counters to decide, but the counters are all printed.
  *
- * Only exported symbols are used.  On a kernel without the wqrt series,
+ * Only exported symbols are used, some of them only where the test
+ * kernels' debug knobs (kernel/variants/debug-knobs) export them: apply and
+ * show_kicked fail with EOPNOTSUPP elsewhere, and wake_audit without
+ * lockdep.  On a kernel without the wqrt series,
  * alloc_ordered_workqueue(WQ_SYSFS) WARNs and fails, so the ordered
  * workqueue is created with WQ_SYSFS only when the series is detected
  * (the unbound workqueue has a "policy" attribute; the series lets ordered
  * workqueues into sysfs before it adds "policy") or when the module
- * parameter ordered_sysfs=1 forces it.
+ * parameter ordered_sysfs=1 forces it. Then it must get sysfs: if it does
+ * not, the module fails to load (-ENODEV) rather than leave the ordered
+ * tests nothing to test.
  */
 
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
@@ -48,16 +76,19 @@
 #include <linux/atomic.h>
 #include <linux/completion.h>
 #include <linux/cpu.h>
+#include <linux/debug_locks.h>
 #include <linux/debugfs.h>
 #include <linux/delay.h>
 #include <linux/jiffies.h>
 #include <linux/kthread.h>
+#include <linux/lockdep.h>
 #include <linux/ktime.h>
 #include <linux/module.h>
 #include <linux/mutex.h>
 #include <linux/namei.h>
 #include <linux/random.h>
 #include <linux/sched.h>
+#include <linux/sched/prio.h>
 #include <linux/sched/signal.h>
 #include <linux/sched/task.h>
 #include <linux/seq_buf.h>
@@ -65,9 +96,12 @@
 #include <linux/slab.h>
 #include <linux/spinlock.h>
 #include <linux/string.h>
+#include <linux/tracepoint.h>
 #include <linux/uaccess.h>
 #include <linux/wait.h>
 #include <linux/workqueue.h>
+
+#include "wqrt_run.h"
 
 static int ordered_sysfs = -1;
 module_param(ordered_sysfs, int, 0444);
@@ -92,13 +126,14 @@ struct twq {
 	bool sysfs;
 };
 
+/* the first six are ours: destroy_all() destroys what of them exists */
 static struct twq twqs[] = {
-	{ .key = "unbound", .name = "wqrt_test_unbound" },
-	{ .key = "ordered", .name = "wqrt_test_ordered" },
-	{ .key = "reclaim", .name = "wqrt_test_reclaim" },
-	{ .key = "twin", .name = "wqrt_test_twin" },
-	{ .key = "cull", .name = "wqrt_test_cull" },
-	{ .key = "fresh", .name = "wqrt_test_fresh" },
+	{ .key = "unbound", .name = "wqrt_test_unbound", .owned = true },
+	{ .key = "ordered", .name = "wqrt_test_ordered", .owned = true },
+	{ .key = "reclaim", .name = "wqrt_test_reclaim", .owned = true },
+	{ .key = "twin", .name = "wqrt_test_twin", .owned = true },
+	{ .key = "cull", .name = "wqrt_test_cull", .owned = true },
+	{ .key = "fresh", .name = "wqrt_test_fresh", .owned = true },
 	{ .key = "system", .name = "system_wq" },
 	{ .key = "system_unbound", .name = "system_unbound_wq" },
 };
@@ -169,14 +204,6 @@ static int parse_kv(char *buf, struct kv *kvs, int nkv)
 		}
 	}
 	return 0;
-}
-
-/* Copy a user write into a NUL-terminated kernel buffer. */
-static char *dup_user_cmd(const char __user *ubuf, size_t len)
-{
-	if (len == 0 || len > 512)
-		return ERR_PTR(-EINVAL);
-	return memdup_user_nul(ubuf, len);
 }
 
 /* ------------------------------------------------------------------ */
@@ -289,33 +316,9 @@ static ssize_t cmd_write(struct file *file, const char __user *ubuf,
 			 size_t len, loff_t *ppos)
 {
 	struct cmd *c = ((struct seq_file *)file->private_data)->private;
-	struct seq_buf sb;
-	char *args, *res;
-	ssize_t ret;
 
-	args = dup_user_cmd(ubuf, len);
-	if (IS_ERR(args))
-		return PTR_ERR(args);
-	res = kzalloc(RESULT_SIZE, GFP_KERNEL);
-	if (!res) {
-		kfree(args);
-		return -ENOMEM;
-	}
-	seq_buf_init(&sb, res, RESULT_SIZE);
-
-	mutex_lock(&cmd_mutex);
-	ret = c->run(args, &sb);
-	if (ret >= 0) {
-		kfree(c->result);
-		c->result = res;
-		res = NULL;
-		ret = len;
-	}
-	mutex_unlock(&cmd_mutex);
-
-	kfree(res);
-	kfree(args);
-	return ret;
+	return wqrt_run_write(&cmd_mutex, &c->result, RESULT_SIZE, ubuf, len,
+			      512, c->run);
 }
 
 static const struct file_operations cmd_fops = {
@@ -446,8 +449,7 @@ static ssize_t burst_cmd(char *args, struct seq_buf *out)
 	seq_buf_printf(out,
 		       "wq=%s n=%u started=%d max_concurrent=%d distinct=%u max_lat_us=%lld result=%s\n",
 		       t->name, n, atomic_read(&ctx.started), maxrun, distinct,
-		       max_lat / 1000,
-		       atomic_read(&ctx.started) == n ? "PASS" : "FAIL");
+		       max_lat / 1000, maxrun == n ? "PASS" : "FAIL");
 	for (i = 0; i < n; i++)
 		seq_buf_printf(out,
 			       "item=%u pid=%d comm=%s policy=%d rtprio=%d nice=%d cpu=%d lat_us=%lld worker_predates_item=%d\n",
@@ -1138,6 +1140,436 @@ static ssize_t cull_cmd(char *args, struct seq_buf *out)
 }
 
 /* ------------------------------------------------------------------ */
+/* pwq_hold / pwq_check: is an item queued on the pwq of earlier ones? */
+
+/*
+ * The pool_workqueue that a pending work item is queued on, from its data
+ * word (WORK_STRUCT_PWQ and the pointer bits are in <linux/workqueue.h>),
+ * or 0 when the item is not pending on a pwq.
+ */
+static unsigned long work_pwq(struct work_struct *work)
+{
+	unsigned long data = atomic_long_read(&work->data);
+
+	return (data & WORK_STRUCT_PWQ) ? data & WORK_STRUCT_PWQ_MASK : 0;
+}
+
+struct pwq_probe {
+	struct twq *t;
+	struct work_struct blocker;	/* A: runs, holds the pwq's max_active */
+	struct work_struct held;	/* B: pending behind A on the old pwq */
+	struct work_struct later;	/* C: queued after the attribute write */
+	struct completion release;
+	struct completion started;
+	unsigned long held_pwq;
+};
+
+static struct pwq_probe *pwq_probe;	/* cmd_mutex */
+
+static void pwq_blocker_fn(struct work_struct *work)
+{
+	struct pwq_probe *pp = container_of(work, struct pwq_probe, blocker);
+
+	complete(&pp->started);
+	wait_for_completion_timeout(&pp->release, 60 * HZ);
+}
+
+static void pwq_nop_fn(struct work_struct *work)
+{
+}
+
+/*
+ * "wq=<key>": A runs and blocks, B waits behind it (the workqueue must let
+ * one item run at a time: the ordered one, or an unbound one whose
+ * max_active the test set to 1), both queued from CPU 0. B's pwq is kept
+ * alive by B itself until pwq_check, so a pwq at the same address later is
+ * the same pwq, not a new one in freed memory.
+ */
+static ssize_t pwq_hold_cmd(char *args, struct seq_buf *out)
+{
+	const char *key = "ordered";
+	struct kv kvs[] = { { "wq", &key, NULL, 0 } };
+	struct pwq_probe *pp;
+	struct twq *t;
+
+	if (parse_kv(args, kvs, ARRAY_SIZE(kvs)) || pwq_probe)
+		return -EINVAL;
+	t = twq_find(key);
+	if (!t)
+		return -EINVAL;
+	pp = kzalloc(sizeof(*pp), GFP_KERNEL);
+	if (!pp)
+		return -ENOMEM;
+	pp->t = t;
+	init_completion(&pp->release);
+	init_completion(&pp->started);
+	INIT_WORK(&pp->blocker, pwq_blocker_fn);
+	INIT_WORK(&pp->held, pwq_nop_fn);
+	INIT_WORK(&pp->later, pwq_nop_fn);
+	queue_work_on(0, t->wq, &pp->blocker);
+	wait_for_completion(&pp->started);
+	queue_work_on(0, t->wq, &pp->held);
+	pp->held_pwq = work_pwq(&pp->held);
+	pwq_probe = pp;
+	seq_buf_printf(out, "wq=%s held_pending=%d result=%s\n", t->name,
+		       pp->held_pwq != 0, pp->held_pwq ? "PASS" : "FAIL");
+	return 0;
+}
+
+/*
+ * Queue C from CPU 0 and tell whether it went to B's pwq: after a write
+ * that changed nothing, the workqueue must still be on the same pwqs. Then
+ * release everything.
+ */
+static ssize_t pwq_check_cmd(char *args, struct seq_buf *out)
+{
+	struct pwq_probe *pp = pwq_probe;
+	unsigned long later_pwq;
+	bool held_pending;
+
+	if (!pp)
+		return -EINVAL;
+	queue_work_on(0, pp->t->wq, &pp->later);
+	later_pwq = work_pwq(&pp->later);
+	held_pending = work_pending(&pp->held);
+	complete(&pp->release);
+	flush_work(&pp->blocker);
+	flush_work(&pp->held);
+	flush_work(&pp->later);
+	seq_buf_printf(out,
+		       "wq=%s held_pending=%d same_pwq=%d result=%s\n",
+		       pp->t->name, held_pending,
+		       later_pwq && later_pwq == pp->held_pwq,
+		       held_pending && later_pwq == pp->held_pwq ?
+		       "PASS" : "FAIL");
+	pwq_probe = NULL;
+	kfree(pp);
+	return 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* apply: apply_workqueue_attrs() as an in-kernel caller does          */
+
+/*
+ * "wq=<key> [private=0|1] [policy=0|1|2] [rtprio=N] [nice=N]": fresh
+ * attributes, as a driver allocates them, with the given fields, applied.
+ * A caller cannot read a workqueue's attributes back, so every apply
+ * starts from the defaults. apply_workqueue_attrs() and the allocator are
+ * not exported: a test kernel's debug knobs export them, elsewhere the
+ * command fails with EOPNOTSUPP.
+ */
+static ssize_t apply_cmd(char *args, struct seq_buf *out)
+{
+	struct workqueue_attrs *(*alloc_attrs)(void);
+	void (*free_attrs)(struct workqueue_attrs *attrs);
+	int (*apply)(struct workqueue_struct *wq,
+		     const struct workqueue_attrs *attrs);
+	unsigned int private = 0, policy = 0, rtprio = 0, nice = 0;
+	const char *key = "unbound";
+	struct kv kvs[] = {
+		{ "wq", &key, NULL, 0 },
+		{ "private", NULL, &private, 1 },
+		{ "policy", NULL, &policy, SCHED_RR },
+		{ "rtprio", NULL, &rtprio, MAX_RT_PRIO - 1 },
+		{ "nice", NULL, &nice, MAX_NICE },
+	};
+	struct workqueue_attrs *attrs;
+	struct twq *t;
+	int ret = -EOPNOTSUPP;
+
+	if (parse_kv(args, kvs, ARRAY_SIZE(kvs)))
+		return -EINVAL;
+	t = twq_find(key);
+	if (!t || !t->owned)
+		return -EINVAL;
+
+	alloc_attrs = symbol_get(alloc_workqueue_attrs);
+	free_attrs = symbol_get(free_workqueue_attrs);
+	apply = symbol_get(apply_workqueue_attrs);
+	if (!alloc_attrs || !free_attrs || !apply)
+		goto out_put;
+	attrs = alloc_attrs();
+	ret = -ENOMEM;
+	if (!attrs)
+		goto out_put;
+#ifdef WQRT_ATTRS_HAVE_POLICY
+	attrs->policy = policy;
+	attrs->rtprio = rtprio;
+	attrs->private = private;
+#else
+	ret = -EOPNOTSUPP;
+	if (policy || rtprio || private)
+		goto out_free;
+#endif
+	attrs->nice = nice;
+	ret = apply(t->wq, attrs);
+	seq_buf_printf(out, "wq=%s applied=%d err=%d result=%s\n", t->name,
+		       !ret, ret, ret ? "FAIL" : "PASS");
+#ifndef WQRT_ATTRS_HAVE_POLICY
+out_free:
+#endif
+	free_attrs(attrs);
+out_put:
+	if (apply)
+		symbol_put(apply_workqueue_attrs);
+	if (free_attrs)
+		symbol_put(free_workqueue_attrs);
+	if (alloc_attrs)
+		symbol_put(alloc_workqueue_attrs);
+	return ret;
+}
+
+/* ------------------------------------------------------------------ */
+/* show_kicked: the busy-pool dump while a kicked worker waits         */
+
+struct show_ctx {
+	struct workqueue_struct *wq;
+	struct work_struct work;
+	void (*show_all)(void);
+	unsigned int lead_us;
+	atomic_t queued;
+	struct completion done[2];
+};
+
+static void show_nop_fn(struct work_struct *work)
+{
+}
+
+static int show_queuer_fn(void *arg)
+{
+	struct show_ctx *c = arg;
+
+	atomic_set(&c->queued, 1);
+	queue_work_on(0, c->wq, &c->work);
+	complete(&c->done[0]);
+	return 0;
+}
+
+static int show_dumper_fn(void *arg)
+{
+	struct show_ctx *c = arg;
+
+	while (!atomic_read(&c->queued))
+		cpu_relax();
+	udelay(c->lead_us);
+	c->show_all();
+	complete(&c->done[1]);
+	return 0;
+}
+
+/*
+ * "wq=<key> lead_us=N": a kthread on CPU 0 queues one item on <key>, one on
+ * CPU 1 prints the busy pools lead_us later. With
+ * workqueue.debug_wake_delay_us above lead_us, the worker kicked for the
+ * item is claimed but not woken up yet when the dump is printed: the dump
+ * must name it (read the kernel log). show_all_workqueues() is exported by
+ * the test kernels' debug knobs only, elsewhere EOPNOTSUPP.
+ */
+static ssize_t show_kicked_cmd(char *args, struct seq_buf *out)
+{
+	const char *key = "unbound";
+	unsigned int lead_us = 2000;
+	struct kv kvs[] = {
+		{ "wq", &key, NULL, 0 },
+		{ "lead_us", NULL, &lead_us, 10000 },
+	};
+	struct task_struct *queuer, *dumper;
+	struct show_ctx *c;
+	struct twq *t;
+	int ret = 0;
+
+	if (parse_kv(args, kvs, ARRAY_SIZE(kvs)))
+		return -EINVAL;
+	t = twq_find(key);
+	if (!t || num_online_cpus() < 2 || !cpu_online(0) || !cpu_online(1))
+		return -EINVAL;
+	c = kzalloc(sizeof(*c), GFP_KERNEL);
+	if (!c)
+		return -ENOMEM;
+	c->show_all = symbol_get(show_all_workqueues);
+	if (!c->show_all) {
+		kfree(c);
+		return -EOPNOTSUPP;
+	}
+	c->wq = t->wq;
+	c->lead_us = lead_us;
+	INIT_WORK(&c->work, show_nop_fn);
+	init_completion(&c->done[0]);
+	init_completion(&c->done[1]);
+	queuer = kthread_create_on_cpu(show_queuer_fn, c, 0, "wqrt_show_q/%u");
+	dumper = kthread_create_on_cpu(show_dumper_fn, c, 1, "wqrt_show_d/%u");
+	if (IS_ERR(queuer) || IS_ERR(dumper)) {
+		/* a created, never woken kthread is stopped without running */
+		if (!IS_ERR(queuer))
+			kthread_stop(queuer);
+		if (!IS_ERR(dumper))
+			kthread_stop(dumper);
+		ret = -ENOMEM;
+		goto out;
+	}
+	wake_up_process(dumper);
+	wake_up_process(queuer);
+	wait_for_completion(&c->done[0]);
+	wait_for_completion(&c->done[1]);
+	flush_work(&c->work);
+	seq_buf_printf(out, "wq=%s dumped=1 result=PASS\n", t->name);
+out:
+	symbol_put(show_all_workqueues);
+	kfree(c);
+	return ret;
+}
+
+/* ------------------------------------------------------------------ */
+/* wake_audit: wakeups of a pool's idle workers under pool->lock       */
+
+#define AUDIT_POOLS 8
+
+static struct wake_audit {
+	int pools[AUDIT_POOLS];
+	int npools;
+	atomic_t wakeups;	/* idle workers of the pools woken by their own */
+	atomic_t under_lock;	/* ... while the waker held a pool->lock */
+	struct tracepoint *tp;
+} audit;
+
+/* the N of "kworker/uN:M", or -1 */
+static int comm_upool(const char *comm)
+{
+	int pool, id;
+
+	if (sscanf(comm, "kworker/u%d:%d", &pool, &id) != 2)
+		return -1;
+	return pool;
+}
+
+static bool audited_pool(int pool)
+{
+	int i;
+
+	for (i = 0; i < audit.npools; i++)
+		if (audit.pools[i] == pool)
+			return true;
+	return false;
+}
+
+static bool holds_pool_lock(void)
+{
+#ifdef CONFIG_LOCKDEP
+	int i;
+
+	for (i = 0; i < current->lockdep_depth; i++) {
+		const struct lockdep_map *map = current->held_locks[i].instance;
+
+		if (map && map->name && !strcmp(map->name, "&pool->lock"))
+			return true;
+	}
+#endif
+	return false;
+}
+
+/*
+ * sched_waking, called from try_to_wake_up() with the wakee's pi_lock held:
+ * an idle worker (TASK_IDLE, in worker_thread(); a worker that was just
+ * created waits in TASK_UNINTERRUPTIBLE instead) of an audited pool woken
+ * up by a worker of an audited pool.
+ */
+static void audit_waking(void *data, struct task_struct *p)
+{
+	if (!(p->flags & PF_WQ_WORKER) || !(current->flags & PF_WQ_WORKER) ||
+	    !(READ_ONCE(p->__state) & TASK_NOLOAD))
+		return;
+	if (!audited_pool(comm_upool(p->comm)) ||
+	    !audited_pool(comm_upool(current->comm)))
+		return;
+	atomic_inc(&audit.wakeups);
+	if (holds_pool_lock())
+		atomic_inc(&audit.under_lock);
+}
+
+static void find_sched_waking(struct tracepoint *tp, void *priv)
+{
+	if (!strcmp(tp->name, "sched_waking"))
+		audit.tp = tp;
+}
+
+/*
+ * "wq=<key> pools=<id>[,<id>...] n=<N> hold_ms=<ms> settle_ms=<ms>": count,
+ * during a burst of N items on <key> and settle_ms after it, the wakeups
+ * of idle workers of the listed pools that their own workers issue, and how
+ * many of them while holding a pool->lock (lockdep's held locks: kernels
+ * without lockdep count none, the command fails with EOPNOTSUPP there).
+ */
+static ssize_t wake_audit_cmd(char *args, struct seq_buf *out)
+{
+	const char *key = "twin", *pools = "";
+	unsigned int n = 2, hold_ms = 1000, settle_ms = 500;
+	struct kv kvs[] = {
+		{ "wq", &key, NULL, 0 },
+		{ "pools", &pools, NULL, 0 },
+		{ "n", NULL, &n, MAX_BURST },
+		{ "hold_ms", NULL, &hold_ms, 60000 },
+		{ "settle_ms", NULL, &settle_ms, 60000 },
+	};
+	struct burst_item *items;
+	struct burst_ctx ctx = {};
+	char *list, *tok;
+	struct twq *t;
+	int maxrun, ret;
+
+	if (!IS_ENABLED(CONFIG_LOCKDEP) || !debug_locks)
+		return -EOPNOTSUPP;
+	if (parse_kv(args, kvs, ARRAY_SIZE(kvs)) || n == 0)
+		return -EINVAL;
+	t = twq_find(key);
+	if (!t)
+		return -EINVAL;
+	list = kstrdup(pools, GFP_KERNEL);
+	if (!list)
+		return -ENOMEM;
+	audit.npools = 0;
+	ret = 0;
+	for (tok = list; tok && *tok;) {
+		char *id = strsep(&tok, ",");
+
+		if (audit.npools == AUDIT_POOLS ||
+		    kstrtoint(id, 10, &audit.pools[audit.npools++]))
+			ret = -EINVAL;
+	}
+	kfree(list);
+	if (ret || !audit.npools)
+		return -EINVAL;
+
+	if (!audit.tp)
+		for_each_kernel_tracepoint(find_sched_waking, NULL);
+	if (!audit.tp)
+		return -EOPNOTSUPP;
+	items = kcalloc(n, sizeof(*items), GFP_KERNEL);
+	if (!items)
+		return -ENOMEM;
+	atomic_set(&audit.wakeups, 0);
+	atomic_set(&audit.under_lock, 0);
+	ret = tracepoint_probe_register(audit.tp, audit_waking, NULL);
+	if (ret) {
+		kfree(items);
+		return ret;
+	}
+	ctx.n = n;
+	ctx.hold_ms = hold_ms;
+	maxrun = burst_run(t->wq, items, &ctx);
+	msleep(settle_ms);
+	tracepoint_probe_unregister(audit.tp, audit_waking, NULL);
+	tracepoint_synchronize_unregister();
+	kfree(items);
+
+	seq_buf_printf(out,
+		       "wq=%s n=%u max_concurrent=%d wakeups=%d under_pool_lock=%d result=%s\n",
+		       t->name, n, maxrun, atomic_read(&audit.wakeups),
+		       atomic_read(&audit.under_lock),
+		       atomic_read(&audit.under_lock) ? "FAIL" : "PASS");
+	return 0;
+}
+
+/* ------------------------------------------------------------------ */
 /* recreate: a workqueue whose attributes were never written           */
 
 static ssize_t recreate_cmd(char *args, struct seq_buf *out)
@@ -1228,12 +1660,25 @@ static struct cmd cmds[] = {
 	{ .name = "cull_race", .run = cull_cmd },
 	{ .name = "recreate", .run = recreate_cmd },
 	{ .name = "rescue", .run = rescue_cmd },
+	{ .name = "pwq_hold", .run = pwq_hold_cmd },
+	{ .name = "pwq_check", .run = pwq_check_cmd },
+	{ .name = "apply", .run = apply_cmd },
+	{ .name = "show_kicked", .run = show_kicked_cmd },
+	{ .name = "wake_audit", .run = wake_audit_cmd },
 };
 
 static void destroy_all(void)
 {
 	int i;
 
+	/* a pwq_hold without its pwq_check: let its items go */
+	if (pwq_probe) {
+		complete(&pwq_probe->release);
+		flush_work(&pwq_probe->blocker);
+		flush_work(&pwq_probe->held);
+		kfree(pwq_probe);
+		pwq_probe = NULL;
+	}
 	debugfs_remove_recursive(dbg_dir);
 	dbg_dir = NULL;
 	for (i = ARRAY_SIZE(twqs) - 1; i >= 0; i--) {
@@ -1258,18 +1703,25 @@ static int __init wqrt_test_init(void)
 		goto nomem;
 	twqs[0].wq = wq;
 
+	/*
+	 * With the series (or when asked), the ordered workqueue must be in
+	 * sysfs: the tests of ordered workqueues need it, and a module that
+	 * quietly went without would turn them into skips. Fail the load
+	 * instead, saying why.
+	 */
 	osysfs = ordered_sysfs < 0 ? series_detected() : ordered_sysfs;
-	wq = NULL;
-	if (osysfs)
+	if (osysfs) {
 		wq = alloc_ordered_workqueue("wqrt_test_ordered", WQ_SYSFS);
-	if (!wq) {
-		if (osysfs)
-			pr_info("alloc_ordered_workqueue(WQ_SYSFS) failed, creating wqrt_test_ordered without sysfs\n");
-		osysfs = false;
+		if (!wq) {
+			pr_err("alloc_ordered_workqueue(WQ_SYSFS) failed on a kernel with the series (or ordered_sysfs=1): not loading\n");
+			destroy_all();
+			return -ENODEV;
+		}
+	} else {
 		wq = alloc_ordered_workqueue("wqrt_test_ordered", 0);
+		if (!wq)
+			goto nomem;
 	}
-	if (!wq)
-		goto nomem;
 	ordered_has_sysfs = osysfs;
 	twqs[1].wq = wq;
 	twqs[1].sysfs = osysfs;
@@ -1285,8 +1737,6 @@ static int __init wqrt_test_init(void)
 		goto nomem;
 	twqs[0].sysfs = twqs[2].sysfs = twqs[3].sysfs = true;
 	twqs[4].sysfs = twqs[5].sysfs = true;
-	for (i = 0; i < 6; i++)
-		twqs[i].owned = true;
 	twqs[6].wq = system_wq;
 	twqs[7].wq = system_unbound_wq;
 

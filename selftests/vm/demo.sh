@@ -84,8 +84,8 @@ wqrtctl status -c /etc/wqrt.conf
 # loopback (ttyS2, run-vm.sh's third serial port), and the kworkers that
 # delivered them read back from the trace events and from the threads.
 uart_section() {
-	local wq=ttyS-serial uart=/dev/ttyS2 conf=/tmp/wqrt-uart.conf
-	local d=/sys/devices/virtual/workqueue/ttyS-serial t=/sys/kernel/tracing
+	local wq=ttyS-serial_8250 uart=/dev/ttyS2 conf=/tmp/wqrt-uart.conf
+	local d=/sys/devices/virtual/workqueue/ttyS-serial_8250 t=/sys/kernel/tracing
 	local loop=/usr/lib/wqrt/selftests/uart_loop a e pid
 
 	echo

@@ -32,7 +32,47 @@ for arg in $(cat /proc/cmdline); do
 	esac
 done
 
+# Before powering off, give the kernel's watchdogs the chance to report
+# what began near the end of the run: their windows (hung task 120 s, the
+# workqueue watchdog 30 s, soft lockup 20 s) outlast the second the guest
+# used to wait. Shorten each window to a few seconds (not less: a vCPU the
+# loaded host does not run for a second is no lockup), now that nothing runs
+# any more, then unload the test modules (destroy_workqueue() of each test
+# workqueue, and free_module()'s synchronize_rcu(): a stalled grace period
+# or a stuck pool blocks it, and the shortened hung task window reports
+# the blocked rmmod), and wait out the windows. A report lands in the
+# console log, which the host judges.
+settle() {
+	_ms=/sys/module/workqueue/parameters/watchdog_thresh
+	[ -w $_ms ] && echo 3 >$_ms
+	[ -w /proc/sys/kernel/watchdog_thresh ] &&
+		echo 2 >/proc/sys/kernel/watchdog_thresh
+	if [ -w /proc/sys/kernel/hung_task_timeout_secs ]; then
+		echo 1 >/proc/sys/kernel/hung_task_check_interval_secs
+		echo 5 >/proc/sys/kernel/hung_task_timeout_secs
+	fi
+	for _m in wqrt_reach wqrt_flush wqrt_test; do
+		grep -q "^$_m " /proc/modules || continue
+		rmmod "$_m" &
+		_pid=$!
+		_t=0
+		while kill -0 $_pid 2>/dev/null && [ $_t -lt 30 ]; do
+			sleep 1
+			_t=$((_t + 1))
+		done
+		if kill -0 $_pid 2>/dev/null; then
+			echo "# wqrt-exit: rmmod-$_m-hung 1" >&3
+		elif ! wait $_pid; then
+			echo "# wqrt-exit: rmmod-$_m 1" >&3
+		fi
+	done
+	# the longest shortened window: the workqueue watchdog's 3 s, checked
+	# every 3 s; hung task 5 s plus its 1 s check; soft lockup 4 s
+	sleep 7
+}
+
 finish() {
+	settle
 	echo "WQRT-DONE $1" >&3
 	sync
 	poweroff -f
@@ -52,7 +92,8 @@ exec 3>"/dev/$tap"
 echo "WQRT-BEGIN $kver" >&3
 
 if [ "$mode" = script ]; then
-	insmod /lib/wqrt/wqrt_test.ko 2>/dev/null
+	insmod /lib/wqrt/wqrt_test.ko 2>&3 ||
+		echo "# wqrt-vm: insmod wqrt_test.ko failed (above)" >&3
 	cd /wqrt && sh ./run.sh >&3 2>&1
 	finish $?
 fi
@@ -66,7 +107,5 @@ while read -r prog args; do
 	echo "wqrt-vm: running $prog $args"
 	./$prog $args >&3 2>&1 </dev/null
 	echo "# wqrt-exit: $prog $?" >&3
-	# Let a late splat reach the console log before the next program.
-	sleep 1
 done <list
 finish 0

@@ -12,6 +12,9 @@
 #   --name NAME                 log directory build/vm/NAME
 #   --timeout SECONDS           kill the VM after this long (default 900)
 #   --smp N / --mem MB          guest size (default 2, 1024)
+#   --append ARGS               more kernel command line
+#   --expect FLAVOUR [--any-skip]  judge a check run against that column of
+#                               selftests/vm/expected (tap-verdict.sh)
 #
 # WQRT_VM_TCG_THREAD=single|multi sets TCG's threading (QEMU's default is
 # multi); WQRT_VM_QEMU_ARGS adds arguments to QEMU's command line, split on
@@ -33,6 +36,7 @@ timeout_s=${WQRT_VM_TIMEOUT:-900}
 smp=${WQRT_VM_SMP:-2}
 mem=${WQRT_VM_MEM:-1024}
 extra_append=${WQRT_VM_APPEND:-}
+verdict_opts=()
 
 while [ $# -gt 0 ]; do
 	case "$1" in
@@ -41,6 +45,9 @@ while [ $# -gt 0 ]; do
 	--timeout) timeout_s=$2; shift 2 ;;
 	--smp) smp=$2; shift 2 ;;
 	--mem) mem=$2; shift 2 ;;
+	--append) extra_append="$extra_append $2"; shift 2 ;;
+	--expect) verdict_opts+=(--expect "$2"); shift 2 ;;
+	--any-skip) verdict_opts+=(--any-skip); shift ;;
 	--) shift; break ;;
 	-*) echo "run-vm.sh: unknown option $1" >&2; exit 2 ;;
 	*) break ;;
@@ -158,4 +165,4 @@ kill $tailpid 2>/dev/null || true
 wait $tailpid 2>/dev/null || true
 
 exec "$top/selftests/vm/tap-verdict.sh" --mode "$mode" --timed-out "$timed_out" \
-	--timeout "$timeout_s" "$tap" "$console"
+	--timeout "$timeout_s" "${verdict_opts[@]}" "$tap" "$console"

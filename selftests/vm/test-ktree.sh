@@ -27,6 +27,8 @@ src=$kdir/src obj=$kdir/obj
 }
 tmp=$(mktemp -d /tmp/wqrt-ktree.XXXXXX)
 trap 'rm -rf "$tmp"' EXIT
+# the tests as a user read the programs there
+chmod 0755 "$tmp"
 tree=$tmp/linux ksft=tools/testing/selftests
 inst=$tmp/install
 
@@ -36,7 +38,7 @@ nprogs=$(echo "$progs" | wc -w)
 release=$(cat "$obj/include/config/kernel.release")
 
 ktap_print_header
-ktap_set_plan 11
+ktap_set_plan 16
 
 mkdir -p "$tree/$ksft" "$tree/scripts"
 (cd "$src" && cp -a $ksft/Makefile $ksft/lib.mk $ksft/kselftest.h \
@@ -68,7 +70,7 @@ ktap_test_result "settings and config are installed beside them" \
 	eval '[ -f "$inst/wqrt/settings" ] && [ -f "$inst/wqrt/config" ]'
 
 bad=
-for m in wqrt_test wqrt_flush wqrt_reach; do
+for m in wqrt_test wqrt_flush wqrt_reach wqrt_tty; do
 	f=$inst/wqrt/modules/$m.ko
 	v=$(modinfo -F vermagic "$f" 2>/dev/null | cut -d' ' -f1)
 	[ "$v" = "$release" ] || bad="$bad $m(${v:-missing})"
@@ -93,6 +95,51 @@ n=$(grep -c '^ok [0-9]* selftests: wqrt: .* # SKIP' "$tmp/run.out")
 grep '^\(not \)\?ok ' "$tmp/run.out" | sed 's/^/#   /'
 ktap_test_result "run_kselftest.sh without the module: $n of $nprogs SKIP, none plain ok" \
 	[ "$n" = "$nprogs" ]
+
+# Issue 33: as a user, a program says "run as root" (not the module's
+# reason), and run_kselftest.sh's output redirected to a file keeps it.
+as_user() { setpriv --reuid=65534 --regid=65534 --clear-groups "$@"; }
+as_user "$tmp/nomod/wqrt/wq_sysfs_base" >"$tmp/user.out" 2>&1
+rc=$?
+sed 's/^/#   /' "$tmp/user.out"
+ktap_test_result "as a user a program exits KSFT_SKIP saying run as root" \
+	eval '[ $rc = 4 ] && grep -q "^1\.\.0 # SKIP run as root" "$tmp/user.out"'
+
+# Issue 33: make -C selftests/wqrt install, outside a kernel tree: the
+# kernel's install in a scratch copy of KSRC's framework
+make --no-print-directory -C "$top/selftests/wqrt" KSRC="$src" KDIR="$obj" \
+	OUTPUT="$tmp/standalone" INSTALL_PATH="$tmp/sa" install >"$tmp/sa.log" 2>&1
+rc=$?
+[ $rc = 0 ] || sed 's/^/# make: /' "$tmp/sa.log" | tail -n 20
+sa_missing=
+for p in $progs; do
+	[ -x "$tmp/sa/wqrt/$p" ] || sa_missing="$sa_missing $p"
+done
+ktap_test_result "make -C selftests/wqrt install: run_kselftest.sh, the $nprogs programs, modules for $release${sa_missing:+ (missing:$sa_missing)}" \
+	eval '[ $rc = 0 ] && [ -x "$tmp/sa/run_kselftest.sh" ] && [ -z "$sa_missing" ] &&
+		[ "$(modinfo -F vermagic "$tmp/sa/wqrt/modules/wqrt_test.ko" 2>/dev/null | cut -d" " -f1)" = "$release" ]'
+ktap_test_result "...and it says how to run them, and where" \
+	grep -qF "$tmp/sa/run_kselftest.sh 2>&1 | tee kselftest.log" "$tmp/sa.log"
+# its runner keeps a program's SKIP reason in a file run_kselftest.sh's
+# output is redirected to (> FILE: the kernel's own runner loses it). As
+# root, as the tests are run (the kernel installs kselftest/prefix.pl,
+# which the runner executes, 0744): without the modules, the module's
+# reason.
+rm -rf "$tmp/sa/wqrt/modules"
+"$tmp/sa/run_kselftest.sh" -t wqrt:wq_sysfs_base >"$tmp/redirected.log" 2>&1
+sed 's/^/#   /' "$tmp/redirected.log"
+ktap_test_result "run_kselftest.sh > FILE keeps the SKIP reason in FILE" \
+	eval 'grep -q "^# 1\.\.0 # SKIP wqrt_test module not available" "$tmp/redirected.log" &&
+		grep -q "^ok 1 selftests: wqrt: wq_sysfs_base # SKIP" "$tmp/redirected.log"'
+# without KSRC (nor Debian's linux-source-6.12) a standalone build says
+# how to set it, instead of failing on kselftest_harness.h
+make --no-print-directory -C "$top/selftests/wqrt" KSRC_TARBALL=/nonexistent \
+	KSRC=/nonexistent/linux OUTPUT="$tmp/noksrc" >"$tmp/noksrc.log" 2>&1
+rc=$?
+sed 's/^/#   /' "$tmp/noksrc.log" | cut -c1-200
+ktap_test_result "a standalone build without KSRC says to set KSRC, and where it looked" \
+	eval '[ $rc != 0 ] && grep -q "no /nonexistent/linux/tools/testing/selftests/kselftest_harness.h: set KSRC to a kernel source tree" "$tmp/noksrc.log" &&
+		! grep -q "kselftest_harness.h: No such file" "$tmp/noksrc.log"'
 
 # The Debian package ships the modules as DKMS source instead.
 rm -rf "$tmp/inst0"

@@ -75,13 +75,61 @@ env "${cross[@]}" make --no-print-directory -s -C "$top/selftests" KDIR="$kdir/o
 
 image=$build/image-$tag-$mode.cpio
 vmopts=(--name "$name")
+
+# Which column of selftests/vm/expected judges this kernel's suite: the
+# flavour's (kernel/scripts/common.sh writes it beside the tree), or
+# WQRT_VM_EXPECT. "prefix" (a prefix of the series, make kernel-each) is
+# judged as the test kernel with every skip allowed. The column also says
+# which programs the image leaves out (x) and what the tests are to expect
+# of the kernel (wqrt.series=, its "=series" row).
+expected=$top/selftests/vm/expected
+expect=${WQRT_VM_EXPECT:-$(cat "$kdir/expect" 2>/dev/null || true)}
+column=$expect
+[ "$expect" != prefix ] || column=test
+# expected_row NAME: NAME's value in the column
+expected_row() {
+	awk -v col="$column" -v name="$1" '
+		/^# *program +tests / {
+			for (i = 3; i <= NF; i++) if ($i == col) c = i - 1
+			next
+		}
+		c && $1 == name { print $c; exit }' "$expected"
+}
+if [ "$mode" = check ]; then
+	if [ -z "$expect" ]; then
+		echo "vm.sh: $kdir does not say which column of selftests/vm/expected judges its VM suite: rebuild it (make kernel KERNEL=...: a flavour with an expectation list) or set WQRT_VM_EXPECT=test|test-arm64|plain|kasan|prefix" >&2
+		exit 2
+	fi
+	if [ "$expect" = prefix ]; then
+		vmopts+=(--expect test --any-skip)
+	else
+		vmopts+=(--expect "$expect")
+	fi
+	# KASAN slows the guest several times over: its run gets twice the
+	# default time (WQRT_VM_TIMEOUT or --timeout still decide)
+	[ "$column" != kasan ] || [ -n "${WQRT_VM_TIMEOUT:-}" ] ||
+		vmopts+=(--timeout 1800)
+	# the programs this flavour's run leaves out
+	WQRT_LEAVE_OUT=$(awk -v col="$column" '
+		/^# *program +tests / {
+			for (i = 3; i <= NF; i++) if ($i == col) c = i - 1
+			next
+		}
+		c && /^[^#=]/ && $c == "x" { print $1 }' "$expected" | xargs)
+	export WQRT_LEAVE_OUT
+fi
+if [ -n "$expect" ] && [ "$expect" != prefix ]; then
+	series=$(expected_row =series)
+	[ -z "$series" ] || vmopts+=(--append "wqrt.series=$series")
+fi
 export WQRT_ARCH=$arch WQRT_DAEMON_DIR=$daemon
 case "$mode" in
 e2e)
 	[ "$arch" = x86_64 ] || { echo "vm.sh: the e2e image is x86_64 only" >&2; exit 2; }
 	"$top/selftests/e2e/mkimage.sh" "$image" "$selftests"
-	export WQRT_VM_MEM=${WQRT_VM_MEM:-2048}
-	vmopts+=(--timeout 900 --mode check)
+	# the root is in RAM: with the compiler dkms brings along, 0.7 GB
+	export WQRT_VM_MEM=${WQRT_VM_MEM:-3072}
+	vmopts+=(--timeout 1800 --mode check)
 	;;
 *)
 	"$top/selftests/vm/mkinitramfs.sh" "$image" "$selftests" $script

@@ -16,6 +16,7 @@
  *
  * WQRT_FLUSH_SECS overrides the length of each run (default 4 s).
  */
+#define _GNU_SOURCE
 #include <pthread.h>
 
 #include "kselftest_harness.h"
@@ -118,6 +119,12 @@ static void *attrs_thread(void *arg)
 static void churn_start(struct __test_metadata *_metadata, struct churn *c,
 			bool attrs)
 {
+	/* the policy writes of attrs_thread() where the series is declared */
+	if (attrs && wqrt_series_expected() == 1)
+		ASSERT_TRUE(wq_has(FLUSH_WQ, "policy")) {
+			TH_LOG("wqrt.series=1 but %s has no policy attribute",
+			       FLUSH_WQ);
+		}
 	memset(c, 0, sizeof(*c));
 	if (cpu_count_possible() > 1 && cpu_hotpluggable(1)) {
 		ASSERT_EQ(0, pthread_create(&c->hotplug_th, NULL,
@@ -188,13 +195,14 @@ FIXTURE_TEARDOWN(flush)
 static void flush_run(struct __test_metadata *_metadata, char *out,
 		      size_t len, const char *fmt, ...)
 {
-	char args[256];
+	char args[256], rec[1024], *text;
 	va_list ap;
-	int ret;
+	int ret, kfd;
 
 	va_start(ap, fmt);
 	vsnprintf(args, sizeof(args), fmt, ap);
 	va_end(ap);
+	kfd = kmsg_open_at_end();
 	ret = wqrt_write(FLUSH_DBG, args);
 	ASSERT_EQ(0, ret) {
 		TH_LOG("writing '%s' to %s: %s", args, FLUSH_DBG,
@@ -202,6 +210,13 @@ static void flush_run(struct __test_metadata *_metadata, char *out,
 	}
 	ASSERT_LE(0, wqrt_read(FLUSH_DBG, out, len));
 	TH_LOG("%s", out);
+	/* on a failure, what the module logged about the items it counted */
+	while (kfd >= 0 && !kv_pass(out) &&
+	       (text = wqrt_kmsg_next(kfd, rec, sizeof(rec))))
+		if (!strncmp(text, "wqrt_flush: ", strlen("wqrt_flush: ")))
+			TH_LOG("kernel: %.*s", (int)strcspn(text, "\n"), text);
+	if (kfd >= 0)
+		close(kfd);
 }
 
 /* What the user checks: nothing queued before a flush was still pending. */
@@ -305,4 +320,5 @@ TEST_F_TIMEOUT(flush, pwq_release_mid_flush, 120)
 	expect_no_lost_wait(_metadata, self->out);
 }
 
-WQRT_HARNESS_MAIN("wqrt_flush", FLUSH_DBG)
+WQRT_HARNESS_MAIN_DISRUPTIVE("wqrt_flush", FLUSH_DBG,
+			     "it takes CPU 1 offline and online again for minutes")

@@ -68,6 +68,9 @@ FIXTURE_TEARDOWN(nie)
 
 	if (!self->ready)
 		return;
+	/* a test that took CPU 1 away gives it back */
+	if (cpu_hotpluggable(1))
+		cpu_set_online(1, true);
 	wq_snap_restore(WQ, &self->orig, order);
 	wq_snap_restore(REC, &self->orig_rec, order);
 	if (wqparam_exists("debug_create_delay_ms"))
@@ -110,6 +113,36 @@ static int wait_filled(const char *wq, int want, double secs)
 }
 
 /*
+ * Wait up to @secs for every pool of @wq to be quiet with at least @want
+ * workers: all of them idle, none running an item or creating a worker.
+ * Returns the smallest number of idle workers over the pools when it gave
+ * up (or @want and more when they were there).
+ */
+static int wait_idle(const char *wq, int want, double secs)
+{
+	double end = wqrt_now() + secs;
+	int ids[64], n, i, min;
+
+	do {
+		n = wq_pool_ids(wq, ids, 64);
+		min = n > 0 ? INT_MAX : -1;
+		for (i = 0; i < n; i++) {
+			int idle, all = pool_workers_idle(ids[i], &idle);
+
+			/* a worker still busy counts as missing */
+			if (idle < all)
+				idle = idle < want ? idle : want - 1;
+			if (idle < min)
+				min = idle;
+		}
+		if (min >= want)
+			return min;
+		wqrt_msleep(20);
+	} while (wqrt_now() < end);
+	return min;
+}
+
+/*
  * @WQ on a fresh pool (wq_fresh_pool()), with the short idle timeout when
  * @short_timeout (timers armed from now on).
  */
@@ -126,12 +159,12 @@ static void fresh_twin_pool(struct __test_metadata *_metadata,
 	ASSERT_EQ(0, wq_fresh_pool(WQ, WQ_NICE_KEEP));
 }
 
-static int run_burst(struct __test_metadata *_metadata, int n, char *out,
-		     size_t len)
+static int run_burst(struct __test_metadata *_metadata, int n, int hold_ms,
+		     char *out, size_t len)
 {
 	char args[96];
 
-	snprintf(args, sizeof(args), "wq=twin n=%d hold_ms=5000", n);
+	snprintf(args, sizeof(args), "wq=twin n=%d hold_ms=%d", n, hold_ms);
 	EXPECT_EQ(0, dbg_run("burst", args, out, len));
 	return kv_long(out, "max_concurrent", -1);
 }
@@ -140,6 +173,7 @@ TEST_F_TIMEOUT(nie, reserve_filled_and_kept, 120)
 {
 	static char out[WQRT_RESULT_MAX];
 	const int N = 4;
+	double t0, deadline, at;
 	int min, i;
 
 	fresh_twin_pool(_metadata, self->have_timeout);
@@ -153,78 +187,100 @@ TEST_F_TIMEOUT(nie, reserve_filled_and_kept, 120)
 		       N, min, N + 1);
 	}
 
-	if (!self->have_timeout) {
-		TH_LOG("no workqueue.debug_idle_timeout_ms (CONFIG_WQ_DEBUG_WAKE_DELAY): not checking the reserve past the 300 s idle timeout");
-		return;
-	}
+	if (!self->have_timeout)
+		SKIP(return, "needs workqueue.debug_idle_timeout_ms (CONFIG_WQ_DEBUG_WAKE_DELAY) to see the reserve outlive the idle timeout");
 
-	/* grow the pool past the reserve, then let the cull run repeatedly */
-	EXPECT_EQ(2 * N, run_burst(_metadata, 2 * N, out, sizeof(out)));
-	for (i = 0; i < 20; i++) {
-		wqrt_msleep(IDLE_MS / 2);
+	/*
+	 * Grow the pool past the reserve; the cull takes the pool back down
+	 * to the reserve and the idle worker it keeps, N + 1, and never
+	 * further: watched until it is there, then for 5 more idle timeouts.
+	 */
+	EXPECT_EQ(2 * N, run_burst(_metadata, 2 * N, 10000, out, sizeof(out)));
+	t0 = wqrt_now();
+	deadline = t0 + 15;
+	for (i = 0, at = -1; wqrt_now() < deadline; i++) {
 		min = min_pool_workers(WQ, NULL);
 		EXPECT_LE(N + 1, min) {
-			TH_LOG("after %d ms of idle timeout %d ms: a pool has %d workers, reserve %d",
-			       (i + 1) * IDLE_MS / 2, IDLE_MS, min, N);
+			TH_LOG("%.1f s after the burst (idle timeout %d ms): a pool has %d workers, reserve %d",
+			       wqrt_now() - t0, IDLE_MS, min, N);
 			break;
 		}
+		if (min == N + 1 && at < 0)
+			at = wqrt_now();
+		if (at >= 0 && wqrt_now() - at > 5 * IDLE_MS / 1000.0)
+			break;
+		wqrt_msleep(20);
 	}
 	/* the workers above the reserve did go away (the cull ran) */
-	EXPECT_GE(N + 4, min_pool_workers(WQ, NULL));
+	EXPECT_LE(0, at) {
+		TH_LOG("15 s after a burst of %d: %d workers, the cull never came down to %d",
+		       2 * N, min_pool_workers(WQ, NULL), N + 1);
+	}
+	EXPECT_EQ(N + 1, min_pool_workers(WQ, NULL));
 }
+
+/*
+ * A burst of N blocking items on a pool with a reserve of N runs at once
+ * on workers that existed before the items: worker creation is stalled
+ * (workqueue.debug_create_delay_ms) from before the burst until after it,
+ * and the items give up waiting for each other before a stalled creation
+ * could deliver a worker. Without the reserve, the pool would have its
+ * one or two idle workers and the rest of the burst would wait for
+ * creations that do not come in time.
+ */
+#define CREATE_STALL_MS	3000
 
 TEST_F_TIMEOUT(nie, burst_starts_on_reserve, 120)
 {
 	static char out[WQRT_RESULT_MAX];
 	const int N = 4;
+	char v[16];
 	int round;
 
+	if (!wqparam_exists("debug_create_delay_ms"))
+		SKIP(return, "needs workqueue.debug_create_delay_ms (CONFIG_WQ_DEBUG_WAKE_DELAY) to stall worker creation during the burst");
 	fresh_twin_pool(_metadata, false);
 	ASSERT_EQ(0, wq_set(WQ, "policy", "fifo"));
 	ASSERT_EQ(0, wq_set_int(WQ, "rtprio", 10));
 	ASSERT_EQ(0, wq_set_int(WQ, "nr_idle_extra", N));
+	snprintf(v, sizeof(v), "%d", CREATE_STALL_MS);
 
 	for (round = 0; round < 3; round++) {
-		int refill;
+		int early = 0, got;
 		char *line;
 
-		ASSERT_LE(N, wait_filled(WQ, N, 15));
-		/* a moment for the last created worker to go idle */
-		wqrt_msleep(100);
-
-		EXPECT_EQ(N, run_burst(_metadata, N, out, sizeof(out))) {
-			TH_LOG("round %d: %.200s", round, out);
+		/* the reserve and the idle worker every pool keeps, all idle */
+		got = wait_idle(WQ, N + 1, 15);
+		ASSERT_LE(N + 1, got) {
+			TH_LOG("round %d: %d idle workers after 15 s, reserve %d",
+			       round, got, N);
 		}
-		/*
-		 * The reserve is refilled as soon as a reserve worker is
-		 * taken, and a fresh refill worker takes whatever is pending
-		 * on its first wakeup, possibly an item queued just before it
-		 * was born while the kicked reserve worker was still on its
-		 * way: that item did not wait for a creation, it started
-		 * early. So the check is: N workers were ready before the
-		 * burst (wait_filled above), all N items ran at once on N
-		 * workers (run_burst), each with the pool's policy; items
-		 * that ran on refill workers are only counted.
-		 */
-		refill = 0;
+		ASSERT_EQ(0, wqparam_set("debug_create_delay_ms", v));
+		got = run_burst(_metadata, N, CREATE_STALL_MS * 2 / 3, out,
+				sizeof(out));
+		ASSERT_EQ(0, wqparam_set("debug_create_delay_ms", "0"));
+		EXPECT_EQ(N, got) {
+			TH_LOG("round %d, creation stalled: %.200s", round, out);
+		}
 		for (line = strchr(out, '\n'); line && line[1];
 		     line = strchr(line + 1, '\n')) {
 			struct wid w;
 
 			if (wid_parse(line + 1, &w))
 				continue;
-			if (kv_long(line + 1, "worker_predates_item", -1) != 1)
-				refill++;
+			early += kv_long(line + 1, "worker_predates_item", -1) == 1;
 			EXPECT_EQ(SCHED_FIFO, w.policy);
 			EXPECT_EQ(10, w.rtprio);
 		}
+		EXPECT_EQ(N, early) {
+			TH_LOG("round %d: %d of %d items ran on a worker born before them",
+			       round, early, N);
+		}
 		EXPECT_EQ(N, kv_long(out, "distinct", -1));
-		TH_LOG("round %d: %d item(s) picked up by refill workers",
-		       round, refill);
 		TH_LOG("round %d: %.*s", round, (int)strcspn(out, "\n"), out);
 	}
 	/* the reserve is refilled after the burst */
-	EXPECT_LE(N, wait_filled(WQ, N, 15));
+	EXPECT_LE(N + 1, wait_idle(WQ, N + 1, 15));
 }
 
 TEST_F_TIMEOUT(nie, reserve_zero_culls_like_plain, 120)
@@ -237,13 +293,13 @@ TEST_F_TIMEOUT(nie, reserve_zero_culls_like_plain, 120)
 		SKIP(return, "needs workqueue.debug_idle_timeout_ms (CONFIG_WQ_DEBUG_WAKE_DELAY)");
 	fresh_twin_pool(_metadata, true);
 	ASSERT_EQ(0, wq_set(WQ, "nr_idle_extra", "0"));
-	EXPECT_EQ(8, run_burst(_metadata, 8, out, sizeof(out)));
+	EXPECT_EQ(8, run_burst(_metadata, 8, 10000, out, sizeof(out)));
 	/*
 	 * The pool grew to 8 for the burst: 8 distinct workers ran it. Not
 	 * the pool's size read afterwards: on a slow guest the 200 ms idle
 	 * timeout can cull before the read (seen under arm64 TCG).
 	 */
-	EXPECT_LE(8, kv_long(out, "distinct", -1));
+	EXPECT_EQ(8, kv_long(out, "distinct", -1));
 	/* plain 6.12 keeps 2 idle workers and culls the rest */
 	end = wqrt_now() + 15;
 	do {
@@ -287,58 +343,86 @@ TEST_F(nie, policy_leaves_reserve_alone)
 	ASSERT_EQ(0, dbg_run("recreate", "fresh", out, sizeof(out)));
 }
 
-/* pods of @wq's affinity scope: the entries of pool_ids other than -1 */
-static int nr_pods(const char *wq)
+/* the distinct pools of @wq, the default one included (pool_ids) */
+static int nr_pools(const char *wq)
 {
-	char buf[1024], *p = buf;
-	int pod, pool, used, n = 0;
+	int ids[256];
 
-	if (wq_get(wq, "pool_ids", buf, sizeof(buf)) < 0)
-		return -1;
-	while (sscanf(p, " %d:%d%n", &pod, &pool, &used) == 2) {
-		if (pod >= 0)
-			n++;
-		p += used;
-	}
-	return n;
+	return wq_pool_ids(wq, ids, 256);
+}
+
+/* workers of all the pools of @wq */
+static int wq_workers(const char *wq)
+{
+	int ids[256], n, i, sum = 0;
+
+	n = wq_pool_ids(wq, ids, 256);
+	for (i = 0; i < n; i++)
+		sum += pool_workers(ids[i], NULL, 0);
+	return sum;
 }
 
 /*
  * A workqueue holds at most 64 idle workers in reserve over its pools:
- * nr_idle_extra times the pods of its affinity scope. Beyond, a write of
- * nr_idle_extra or of affinity_scope fails with ERANGE and changes nothing.
+ * nr_idle_extra times the pools it really has, the default pool included
+ * when no pod shares it (pool_ids lists it as pod -1). Beyond, a write of
+ * nr_idle_extra or of affinity_scope fails with ERANGE and changes nothing;
+ * at the cap, the pools hold no more than that once the reserve is filled.
  */
-TEST_F(nie, reserve_capped_over_pods)
+static int possible_cpus(void);
+
+TEST_F_TIMEOUT(nie, reserve_capped_over_pools, 180)
 {
 	struct wq_snap before, after;
+	int pools, max, workers;
 	char why[256];
-	int pods, max;
 
 	ASSERT_EQ(0, wq_set(WQ, "nr_idle_extra", "0"));
+	/*
+	 * The cap counts a pool for each pod with possible CPUs in the
+	 * cpumask (CPU hotplug never makes more); pool_ids shows those with
+	 * online CPUs. Where some possible CPUs are offline (make
+	 * vm-many-cpus: 64 possible, 2 online), bound to CPUs 0 and 1 the
+	 * two are the same.
+	 */
+	if (possible_cpus() > sysconf(_SC_NPROCESSORS_ONLN))
+		ASSERT_EQ(0, wq_set(WQ, "cpumask", "3"));
 	ASSERT_EQ(0, wq_set(WQ, "affinity_scope", "cpu"));
-	pods = nr_pods(WQ);
-	ASSERT_LT(0, pods);
-	max = 64 / pods;
-	TH_LOG("affinity_scope=cpu: %d pods, nr_idle_extra up to %d", pods,
+	pools = nr_pools(WQ);
+	ASSERT_LT(0, pools);
+	max = 64 / pools;
+	TH_LOG("affinity_scope=cpu: %d pools, nr_idle_extra up to %d", pools,
 	       max);
 
-	EXPECT_EQ(0, wq_set_int(WQ, "nr_idle_extra", max));
-	EXPECT_EQ(max, wq_get_int(WQ, "nr_idle_extra"));
 	if (max < 64) {
 		ASSERT_EQ(0, wq_snapshot(WQ, &before));
-		EXPECT_EQ(-ERANGE, wq_set_int(WQ, "nr_idle_extra", max + 1));
+		EXPECT_EQ(-ERANGE, wq_set_int(WQ, "nr_idle_extra", max + 1)) {
+			TH_LOG("nr_idle_extra %d on %d pools accepted: %d idle workers in reserve",
+			       max + 1, pools, (max + 1) * pools);
+		}
 		ASSERT_EQ(0, wq_snapshot(WQ, &after));
 		EXPECT_TRUE(wq_snap_equal(&before, &after, why, sizeof(why))) {
 			TH_LOG("refused nr_idle_extra changed %s", why);
 		}
 	}
+	ASSERT_EQ(0, wq_set_int(WQ, "nr_idle_extra", max));
+	EXPECT_EQ(max, wq_get_int(WQ, "nr_idle_extra"));
+	ASSERT_EQ(pools, nr_pools(WQ));
+	/* filled: the reserve and the one idle worker of each pool */
+	EXPECT_LE(max + 1, wait_filled(WQ, max + 1, 60));
+	wqrt_msleep(500);
+	workers = wq_workers(WQ);
+	EXPECT_GE(64 + pools, workers) {
+		TH_LOG("%d workers in %d pools at nr_idle_extra %d: more than 64 in reserve",
+		       workers, pools, max);
+	}
 
 	/* one pod: 64 fits; then the scope may not multiply it */
 	ASSERT_EQ(0, wq_set(WQ, "nr_idle_extra", "0"));
 	ASSERT_EQ(0, wq_set(WQ, "affinity_scope", "system"));
-	ASSERT_EQ(1, nr_pods(WQ));
+	ASSERT_EQ(1, nr_pools(WQ));
 	EXPECT_EQ(0, wq_set_int(WQ, "nr_idle_extra", 64));
-	if (pods > 1) {
+	if (pools > 1) {
 		ASSERT_EQ(0, wq_snapshot(WQ, &before));
 		EXPECT_EQ(-ERANGE, wq_set(WQ, "affinity_scope", "cpu"));
 		ASSERT_EQ(0, wq_snapshot(WQ, &after));
@@ -347,6 +431,223 @@ TEST_F(nie, reserve_capped_over_pods)
 		}
 	}
 	ASSERT_EQ(0, wq_set(WQ, "nr_idle_extra", "0"));
+	ASSERT_EQ(0, wq_set(WQ, "cpumask", wq_snap_get(&self->orig, "cpumask")));
+}
+
+/*
+ * The IMU case on a big machine: a workqueue bound to a few CPUs, with the
+ * per-CPU affinity scope, has a pool for each of those CPUs only, and its
+ * reserve is counted over those, not over every possible CPU. Here: one
+ * CPU, so one pool (the default pool is that pod's), and the whole cap.
+ */
+TEST_F_TIMEOUT(nie, reserve_counts_pools_of_cpumask, 120)
+{
+	int ret, pools;
+
+	ASSERT_EQ(0, wq_set(WQ, "nr_idle_extra", "0"));
+	ASSERT_EQ(0, wq_set(WQ, "affinity_scope", "cpu"));
+	ASSERT_EQ(0, wq_set(WQ, "cpumask", "1"));
+	pools = nr_pools(WQ);
+	ASSERT_EQ(1, pools) {
+		TH_LOG("cpumask 1, affinity_scope cpu: %d pools", pools);
+	}
+	TH_LOG("%d possible CPUs", cpu_count_possible());
+	ret = wq_set_int(WQ, "nr_idle_extra", 64);
+	EXPECT_EQ(0, ret) {
+		TH_LOG("nr_idle_extra 64 on the one pool of a one-CPU workqueue: %s",
+		       strerror(-ret));
+	}
+	if (!ret) {
+		EXPECT_EQ(64, wq_get_int(WQ, "nr_idle_extra"));
+		EXPECT_LE(65, wait_filled(WQ, 65, 60));
+	}
+	ASSERT_EQ(0, wq_set(WQ, "nr_idle_extra", "0"));
+	ASSERT_EQ(0, wq_set(WQ, "cpumask", wq_snap_get(&self->orig, "cpumask")));
+}
+
+/* possible CPUs, from /sys/devices/system/cpu/possible ("0-63") */
+static int possible_cpus(void)
+{
+	char buf[256], *p = buf;
+	int n = 0, a, b, used;
+
+	if (wqrt_read(CPU_DIR "/possible", buf, sizeof(buf)) < 0)
+		return -1;
+	while (*p) {
+		if (sscanf(p, "%d-%d%n", &a, &b, &used) == 2)
+			n += b - a + 1;
+		else if (sscanf(p, "%d%n", &a, &used) == 1)
+			n++;
+		else
+			return -1;
+		p += used;
+		if (*p == ',')
+			p++;
+	}
+	return n;
+}
+
+/*
+ * The same on a machine with many possible CPUs (make vm-many-cpus boots
+ * 64 possible, 2 online): the per-CPU scope has a pod per possible CPU,
+ * but a workqueue bound to CPUs 0 and 1 has three pools (two pods and the
+ * default pool), which share the cap; the other 62 pods never get a pool
+ * of their own until their CPUs intersect the cpumask. Counted over the 64
+ * pods, even nr_idle_extra 2 would be refused.
+ */
+TEST_F_TIMEOUT(nie, reserve_counts_pools_on_many_cpus, 120)
+{
+	int ret, pools, n = possible_cpus();
+
+	if (n < 8)
+		SKIP(return, "%d possible CPUs: needs many (make vm-many-cpus)", n);
+	ASSERT_EQ(0, wq_set(WQ, "nr_idle_extra", "0"));
+	ASSERT_EQ(0, wq_set(WQ, "affinity_scope", "cpu"));
+	ASSERT_EQ(0, wq_set(WQ, "cpumask", "3"));
+	pools = nr_pools(WQ);
+	TH_LOG("%d possible CPUs, cpumask 3, affinity_scope cpu: %d pools", n,
+	       pools);
+	EXPECT_EQ(3, pools);
+	ret = wq_set_int(WQ, "nr_idle_extra", 64 / 3);
+	EXPECT_EQ(0, ret) {
+		TH_LOG("nr_idle_extra %d over 3 pools: %s", 64 / 3,
+		       strerror(-ret));
+	}
+	if (!ret) {
+		EXPECT_LE(64 / 3 + 1, wait_filled(WQ, 64 / 3 + 1, 60));
+		EXPECT_GE(64 + 3, wq_workers(WQ));
+	}
+	EXPECT_EQ(-ERANGE, wq_set_int(WQ, "nr_idle_extra", 64 / 3 + 1));
+	ASSERT_EQ(0, wq_set(WQ, "nr_idle_extra", "0"));
+	ASSERT_EQ(0, wq_set(WQ, "cpumask", wq_snap_get(&self->orig, "cpumask")));
+}
+
+/*
+ * Worker creation stalls (kthreadd stuck, emulated) while the manager
+ * fills a reserve of 64; then the pool is released. Destroying it waits
+ * for the manager with wq_pool_mutex held: that wait must be for the one
+ * creation in progress, not for the rest of the reserve, or CPU hotplug,
+ * alloc_workqueue() and every attribute write stall behind it. Another
+ * workqueue's pool_ids (which takes wq_pool_mutex) must keep answering.
+ */
+struct mutex_watch {
+	pthread_t thread;
+	int stop;
+	double max_s;
+	int reads;
+};
+
+static void *watch_pool_mutex(void *arg)
+{
+	struct mutex_watch *w = arg;
+	char buf[512];
+
+	while (!__atomic_load_n(&w->stop, __ATOMIC_ACQUIRE)) {
+		double t0 = wqrt_now(), dt;
+
+		wq_get(WQ_UNBOUND_NAME, "pool_ids", buf, sizeof(buf));
+		dt = wqrt_now() - t0;
+		if (dt > w->max_s)
+			w->max_s = dt;
+		w->reads++;
+		wqrt_msleep(20);
+	}
+	return NULL;
+}
+
+TEST_F_TIMEOUT(nie, pool_release_does_not_wait_for_reserve, 180)
+{
+	const int DELAY_MS = 300, N = 64;
+	static struct mutex_watch watch;
+	int ids[4], n, left = -1;
+	double end, released;
+	char v[16];
+
+	if (!wqparam_exists("debug_create_delay_ms"))
+		SKIP(return, "needs workqueue.debug_create_delay_ms (CONFIG_WQ_DEBUG_WAKE_DELAY)");
+	ASSERT_EQ(0, wq_fresh_pool(WQ, WQ_NICE_KEEP));
+	ASSERT_EQ(0, wq_set(WQ, "affinity_scope", "system"));
+	snprintf(v, sizeof(v), "%d", DELAY_MS);
+	ASSERT_EQ(0, wqparam_set("debug_create_delay_ms", v));
+	/* a new pool: its first worker now, then the manager fills N more */
+	ASSERT_EQ(0, wq_set_int(WQ, "nr_idle_extra", N));
+	n = wq_pool_ids(WQ, ids, 4);
+	ASSERT_EQ(1, n);
+	/* the manager is creating: a few workers in, most to go */
+	end = wqrt_now() + 30;
+	while (pool_workers(ids[0], NULL, 0) < 3 && wqrt_now() < end)
+		wqrt_msleep(50);
+	ASSERT_LE(3, pool_workers(ids[0], NULL, 0));
+
+	watch.stop = 0;
+	watch.max_s = 0;
+	ASSERT_EQ(0, pthread_create(&watch.thread, NULL, watch_pool_mutex,
+				    &watch));
+	/* release the pool: it goes once its pwq is released */
+	released = wqrt_now();
+	ASSERT_EQ(0, wq_set(WQ, "nr_idle_extra", "0"));
+	end = wqrt_now() + N * DELAY_MS / 1000.0 + 30;
+	while ((left = pool_workers(ids[0], NULL, 0)) > 0 && wqrt_now() < end)
+		wqrt_msleep(50);
+	released = wqrt_now() - released;
+	/* and a moment more of reads */
+	wqrt_msleep(500);
+	__atomic_store_n(&watch.stop, 1, __ATOMIC_RELEASE);
+	pthread_join(watch.thread, NULL);
+	ASSERT_EQ(0, wqparam_set("debug_create_delay_ms", "0"));
+
+	TH_LOG("pool %d gone after %.1f s (%d left), slowest pool_ids read of %d: %.2f s",
+	       ids[0], released, left, watch.reads, watch.max_s);
+	EXPECT_EQ(0, left);
+	/* one creation in progress may be waited for, not the reserve */
+	EXPECT_GT(10.0 * DELAY_MS / 1000, watch.max_s) {
+		TH_LOG("wq_pool_mutex held %.1f s while the released pool's manager created workers %d ms apart",
+		       watch.max_s, DELAY_MS);
+	}
+}
+
+/*
+ * The worker that takes a work item while the reserve is short wakes up an
+ * idle worker to refill it. That wakeup, like the kicks that patch 3 moved
+ * out of pool->lock, must not be issued under pool->lock (it takes a
+ * runqueue lock and may send an IPI, on the burst path). Seen through
+ * lockdep's held locks at sched_waking, by the wqrt_test module.
+ */
+TEST_F_TIMEOUT(nie, refill_wakes_outside_pool_lock, 120)
+{
+	static char out[WQRT_RESULT_MAX];
+	const int N = 3;
+	int ids[4], round, ret;
+	long wakeups = 0;
+	char args[128];
+
+	fresh_twin_pool(_metadata, false);
+	ASSERT_EQ(0, wq_set(WQ, "affinity_scope", "system"));
+	ASSERT_EQ(0, wq_set(WQ, "policy", "fifo"));
+	ASSERT_EQ(0, wq_set_int(WQ, "rtprio", 10));
+	ASSERT_EQ(0, wq_set_int(WQ, "nr_idle_extra", N));
+	ASSERT_EQ(1, wq_pool_ids(WQ, ids, 4));
+	for (round = 0; round < 3; round++) {
+		ASSERT_LE(N + 1, wait_filled(WQ, N + 1, 15));
+		wqrt_msleep(100);
+		snprintf(args, sizeof(args),
+			 "wq=twin pools=%d n=%d hold_ms=1000 settle_ms=500",
+			 ids[0], N);
+		ret = dbg_run("wake_audit", args, out, sizeof(out));
+		if (ret == -EOPNOTSUPP)
+			SKIP(return, "wake_audit needs lockdep (CONFIG_PROVE_LOCKING) with debug_locks on");
+		ASSERT_EQ(0, ret);
+		TH_LOG("round %d: %s", round, out);
+		EXPECT_EQ(N, kv_long(out, "max_concurrent", -1));
+		EXPECT_EQ(0, kv_long(out, "under_pool_lock", -1));
+		wakeups += kv_long(out, "wakeups", 0);
+	}
+	/*
+	 * The probe saw the pool's own wakeups at all. Not in every round: a
+	 * reserve that is still full after the burst wakes no one (2, 1 and
+	 * 0 wakeups in three rounds on the test kernel).
+	 */
+	EXPECT_LT(0, wakeups);
 }
 
 /*
@@ -386,8 +687,7 @@ TEST_F_TIMEOUT(nie, rescuer_runs_while_creation_stalls, 180)
 	ASSERT_STREQ(ids.wq, ids.rec) {
 		TH_LOG("%s and %s do not share their pools", WQ, REC);
 	}
-	ASSERT_LE(N + 1, wait_filled(WQ, N + 1, 15));
-	wqrt_msleep(100);
+	ASSERT_LE(N + 1, wait_idle(WQ, N + 1, 15));
 
 	snprintf(v, sizeof(v), "%d", DELAY_MS);
 	ASSERT_EQ(0, wqparam_set("debug_create_delay_ms", v));
@@ -417,6 +717,7 @@ struct fifo_loops {
 	int ncpu;
 	int err;
 	int stop;
+	int running;	/* loops that run at HOG_PRIO on their CPU */
 	pthread_t thread[64];
 };
 
@@ -442,6 +743,8 @@ static void *fifo_loop(void *arg)
 		__atomic_store_n(&a->loops->err, err, __ATOMIC_RELEASE);
 		return NULL;
 	}
+	/* on its CPU, at its priority: from here on it owns the CPU */
+	__atomic_add_fetch(&a->loops->running, 1, __ATOMIC_RELEASE);
 	while (!__atomic_load_n(&a->loops->stop, __ATOMIC_ACQUIRE) &&
 	       wqrt_now() < end)
 		;
@@ -464,11 +767,11 @@ static void *burst_in_thread(void *arg)
 }
 
 /*
- * An RT pool with a reserve of N = 2 (at least N workers, all idle) gets N
- * items that keep their workers busy, while SCHED_FIFO loops below the
- * pool's priority but above the irq_work and timer threads run on every
- * CPU. The reserve must be back to N idle workers, N + N workers in all,
- * while the items still run. Only the pool's workers (and kthreadd and
+ * An RT pool with a reserve of N = 2 (N + 1 idle workers: the reserve and
+ * the one every pool keeps) gets N items that keep their workers busy,
+ * while SCHED_FIFO loops below the pool's priority but above the irq_work
+ * and timer threads run on every CPU. The reserve must be back, N + 1
+ * idle workers besides the N busy ones, while the items still run. Only the pool's workers (and kthreadd and
  * the new kthread's first steps, which the fair server lets run) can do
  * that: a refill left to a SCHED_NORMAL kworker queued from an irq_work
  * never starts before the loops end.
@@ -480,7 +783,7 @@ TEST_F_TIMEOUT(nie, reserve_refills_under_fifo_loops, 120)
 	static struct burst_thread burst;
 	static struct fifo_loops loops;
 	const int N = 2;
-	int ids[4], npools, workers = 0, i;
+	int ids[4], npools, workers = 0, idle = 0, i;
 	double start, refilled = -1;
 
 	loops.ncpu = sysconf(_SC_NPROCESSORS_ONLN);
@@ -493,9 +796,7 @@ TEST_F_TIMEOUT(nie, reserve_refills_under_fifo_loops, 120)
 	ASSERT_EQ(0, wq_set_int(WQ, "nr_idle_extra", N));
 	npools = wq_pool_ids(WQ, ids, 4);
 	ASSERT_EQ(1, npools);
-	ASSERT_LE(N, wait_filled(WQ, N, 15));
-	/* a moment for the last created worker to go idle */
-	wqrt_msleep(100);
+	ASSERT_LE(N + 1, wait_idle(WQ, N + 1, 15));
 
 	ASSERT_EQ(0, sched_setscheduler(0, SCHED_FIFO, &watch)) {
 		TH_LOG("SCHED_FIFO %d for the test: %s", WATCH_PRIO,
@@ -503,21 +804,30 @@ TEST_F_TIMEOUT(nie, reserve_refills_under_fifo_loops, 120)
 	}
 	loops.stop = 0;
 	loops.err = 0;
+	loops.running = 0;
 	for (i = 0; i < loops.ncpu; i++) {
 		loop_args[i].loops = &loops;
 		loop_args[i].cpu = i;
 		ASSERT_EQ(0, pthread_create(&loops.thread[i], NULL, fifo_loop,
 					    &loop_args[i]));
 	}
-	/* the loops own the CPUs (the test preempts them) */
-	wqrt_msleep(200);
+	/* the loops own the CPUs (the test preempts them): each says so */
+	start = wqrt_now();
+	while (__atomic_load_n(&loops.running, __ATOMIC_ACQUIRE) < loops.ncpu &&
+	       !__atomic_load_n(&loops.err, __ATOMIC_ACQUIRE) &&
+	       wqrt_now() - start < 5)
+		wqrt_msleep(5);
+	EXPECT_EQ(loops.ncpu, __atomic_load_n(&loops.running, __ATOMIC_ACQUIRE)) {
+		TH_LOG("%d of %d FIFO %d loops running after %.1f s", loops.running,
+		       loops.ncpu, HOG_PRIO, wqrt_now() - start);
+	}
 	ASSERT_EQ(0, pthread_create(&burst.thread, NULL, burst_in_thread,
 				    &burst));
 
 	start = wqrt_now();
 	while (wqrt_now() - start < HOG_MAX_S - 2) {
-		workers = pool_workers(ids[0], NULL, 0);
-		if (workers >= N + N) {
+		workers = pool_workers_idle(ids[0], &idle);
+		if (workers >= N + N + 1 && idle >= N + 1) {
 			refilled = wqrt_now() - start;
 			break;
 		}
@@ -537,12 +847,101 @@ TEST_F_TIMEOUT(nie, reserve_refills_under_fifo_loops, 120)
 		TH_LOG("%.*s", (int)strcspn(burst.out, "\n"), burst.out);
 	}
 	ASSERT_LE(0, refilled) {
-		TH_LOG("pool %d has %d workers after %.1f s of FIFO %d loops on %d CPU(s), %d items running: reserve %d not refilled",
-		       ids[0], workers, HOG_MAX_S - 2, HOG_PRIO, loops.ncpu,
-		       N, N);
+		TH_LOG("pool %d has %d workers, %d idle, after %.1f s of FIFO %d loops on %d CPU(s), %d items running: reserve %d (+1) not refilled",
+		       ids[0], workers, idle, HOG_MAX_S - 2, HOG_PRIO,
+		       loops.ncpu, N, N);
 	}
 	TH_LOG("reserve refilled %.2f s into the FIFO %d loops (%d CPU(s))",
 	       refilled, HOG_PRIO, loops.ncpu);
+}
+
+/* Every kworker of every pool of @wq runs @policy @prio; says who not. */
+static int pools_sched(const char *wq, int policy, int prio, char *bad,
+		       size_t len)
+{
+	int ids[64], pids[256], n, i, j, c, total = 0;
+
+	n = wq_pool_ids(wq, ids, 64);
+	for (i = 0; i < n; i++) {
+		c = pool_workers(ids[i], pids, 256);
+		for (j = 0; j < c && j < 256; j++) {
+			struct wqrt_sched_attr a;
+
+			if (wqrt_getattr(pids[j], &a))
+				continue;	/* exited meanwhile */
+			total++;
+			if ((int)a.sched_policy != policy ||
+			    (int)a.sched_priority != prio) {
+				snprintf(bad, len, "pool %d: pid %d policy %u prio %u",
+					 ids[i], pids[j], a.sched_policy,
+					 a.sched_priority);
+				return -1;
+			}
+		}
+	}
+	return total;
+}
+
+/*
+ * RT pools with a reserve across CPU hotplug: with the per-CPU scope, CPU
+ * 1 goes offline (its pod's work goes to the default pool) and comes back
+ * (a pool for the pod again). Items keep running with the policy, every
+ * pool gets its reserve back, and every worker, those born for the CPU's
+ * return included, is RT.
+ */
+TEST_F_TIMEOUT(nie, reserve_across_cpu_hotplug, 120)
+{
+	const int N = 2;
+	char bad[128] = "";
+	struct wid w;
+	cpu_set_t old;
+	int n, got;
+
+	if (sysconf(_SC_NPROCESSORS_ONLN) < 2 || !cpu_hotpluggable(1))
+		SKIP(return, "needs CPU 1 online and hotpluggable");
+	ASSERT_EQ(0, wq_fresh_pool(WQ, WQ_NICE_KEEP));
+	ASSERT_EQ(0, wq_set(WQ, "policy", "fifo"));
+	ASSERT_EQ(0, wq_set_int(WQ, "rtprio", 12));
+	ASSERT_EQ(0, wq_set(WQ, "affinity_scope", "cpu"));
+	ASSERT_EQ(0, wq_set_int(WQ, "nr_idle_extra", N));
+	got = wait_idle(WQ, N + 1, 15);
+	ASSERT_LE(N + 1, got) {
+		TH_LOG("before the hotplug: %d idle workers, reserve %d", got, N);
+	}
+	ASSERT_LE(0, wq_pod_pool(WQ, 1));
+
+	ASSERT_EQ(0, cpu_set_online(1, false));
+	ASSERT_EQ(0, wqrt_probe("twin", &w));
+	EXPECT_EQ(SCHED_FIFO, w.policy) {
+		TH_LOG("CPU 1 offline: item ran on %s, policy %d", w.comm, w.policy);
+	}
+	EXPECT_EQ(12, w.rtprio);
+	ASSERT_EQ(0, cpu_set_online(1, true));
+
+	/* the pod of CPU 1 has a pool again, and every pool its reserve */
+	ASSERT_LE(0, wq_pod_pool(WQ, 1)) {
+		TH_LOG("CPU 1 back online: no pool for its pod in pool_ids");
+	}
+	got = wait_idle(WQ, N + 1, 15);
+	EXPECT_LE(N + 1, got) {
+		TH_LOG("CPU 1 back online: a pool has %d idle workers after 15 s, reserve %d",
+		       got, N);
+	}
+	n = pools_sched(WQ, SCHED_FIFO, 12, bad, sizeof(bad));
+	EXPECT_LE(2 * (N + 1), n) {
+		TH_LOG("after the hotplug: %d RT workers over the pools (%s)", n,
+		       bad[0] ? bad : "too few");
+	}
+	ASSERT_EQ(0, sched_getaffinity(0, sizeof(old), &old));
+	ASSERT_EQ(0, wqrt_pin(1));
+	ASSERT_EQ(0, wqrt_probe("twin", &w));
+	ASSERT_EQ(0, sched_setaffinity(0, sizeof(old), &old));
+	EXPECT_EQ(SCHED_FIFO, w.policy);
+	EXPECT_EQ(12, w.rtprio);
+	EXPECT_EQ(wq_pod_pool(WQ, 1), kworker_upool(w.comm)) {
+		TH_LOG("queued on CPU 1: ran in %s, pool_ids: pod 1 pool %d", w.comm,
+		       wq_pod_pool(WQ, 1));
+	}
 }
 
 TEST_F_TIMEOUT(nie, round_trip_and_bad_values, 120)
@@ -584,6 +983,129 @@ TEST_F_TIMEOUT(nie, round_trip_and_bad_values, 120)
 		}
 	}
 	EXPECT_EQ(3, wq_get_int(WQ, "nr_idle_extra"));
+}
+
+/* ---- global updates: the unbound cpumask, the default scope, hotplug ---- */
+
+#define GLOBAL_CPUMASK	WQ_DIR "/cpumask"
+
+/*
+ * The issue's reproduction, on writeback when the kernel has it in sysfs:
+ * a workqueue holds a large reserve on one pod; the default affinity scope
+ * becomes per-CPU; the unbound cpumask is narrowed and widened (what cpuset
+ * isolation does) and a CPU goes offline and back. None of these global
+ * updates may fail because of one workqueue's reserve: where its pools
+ * multiply, the reserve per pool is clamped so that the workqueue holds at
+ * most 64, and the kernel says so once. Its nr_idle_extra still reads what
+ * was written.
+ */
+FIXTURE(glob) {
+	char wq[64];
+	char scope[32];
+	char cpumask[128];
+	int reserve;
+	bool ready;
+};
+
+FIXTURE_SETUP(glob)
+{
+	char why[256];
+
+	if (wqrt_load_module(why, sizeof(why)))
+		SKIP(return, "%s", why);
+	snprintf(self->wq, sizeof(self->wq), "%s",
+		 wq_has("writeback", "nr_idle_extra") ? "writeback" : WQ);
+	if (!wq_has(self->wq, "nr_idle_extra"))
+		SKIP(return, "kernel without nr_idle_extra");
+	ASSERT_LE(0, wqparam_get("default_affinity_scope", self->scope,
+				 sizeof(self->scope)));
+	ASSERT_LE(0, wqrt_read(GLOBAL_CPUMASK, self->cpumask,
+			       sizeof(self->cpumask)));
+	self->reserve = wq_get_int(self->wq, "nr_idle_extra");
+	self->ready = true;
+}
+
+FIXTURE_TEARDOWN(glob)
+{
+	if (!self->ready)
+		return;
+	if (cpu_hotpluggable(1))
+		cpu_set_online(1, true);
+	wqrt_write(GLOBAL_CPUMASK, self->cpumask);
+	wqparam_set("default_affinity_scope", self->scope);
+	EXPECT_EQ(0, wq_set_int(self->wq, "nr_idle_extra", self->reserve));
+}
+
+/* kernel log records since @fd that name @wq and nr_idle_extra */
+static int clamp_notes(int fd, const char *wq, char *last, size_t len)
+{
+	char rec[1024], *text;
+	int n = 0;
+
+	while ((text = wqrt_kmsg_next(fd, rec, sizeof(rec)))) {
+		if (!strstr(text, wq) || !strstr(text, "nr_idle_extra"))
+			continue;
+		n++;
+		snprintf(last, len, "%.*s", (int)strcspn(text, "\n"), text);
+	}
+	return n;
+}
+
+TEST_F_TIMEOUT(glob, global_updates_never_fail_on_reserve, 300)
+{
+	const int RESERVE = 40;
+	int ret, pools, per_pool, workers, fd, notes;
+	char note[512] = "";
+
+	if (sysconf(_SC_NPROCESSORS_ONLN) < 2)
+		SKIP(return, "needs 2 online CPUs");
+	/* one pod, as the cache scope is on a small machine */
+	ASSERT_EQ(0, wqparam_set("default_affinity_scope", "system"));
+	ret = wq_set_int(self->wq, "nr_idle_extra", RESERVE);
+	ASSERT_EQ(0, ret) {
+		TH_LOG("%s: nr_idle_extra %d with the system scope: %s",
+		       self->wq, RESERVE, strerror(-ret));
+	}
+	TH_LOG("%s: nr_idle_extra %d on %d pool(s)", self->wq, RESERVE,
+	       nr_pools(self->wq));
+
+	fd = kmsg_open_at_end();
+	ASSERT_LE(0, fd);
+	/* more pools than the reserve allows: clamped, not refused */
+	ASSERT_EQ(0, wqparam_set("default_affinity_scope", "cpu"));
+	ret = wqrt_write(GLOBAL_CPUMASK, "1");
+	EXPECT_EQ(0, ret) {
+		TH_LOG("narrowing the unbound cpumask to CPU 0: %s",
+		       strerror(-ret));
+	}
+	ret = wqrt_write(GLOBAL_CPUMASK, self->cpumask);
+	EXPECT_EQ(0, ret) {
+		TH_LOG("widening the unbound cpumask back to %s: %s",
+		       self->cpumask, strerror(-ret));
+	}
+	if (cpu_hotpluggable(1)) {
+		EXPECT_EQ(0, cpu_set_online(1, false));
+		EXPECT_EQ(0, cpu_set_online(1, true));
+	}
+	EXPECT_EQ(RESERVE, wq_get_int(self->wq, "nr_idle_extra"));
+
+	pools = nr_pools(self->wq);
+	per_pool = RESERVE * pools > 64 ? 64 / pools : RESERVE;
+	notes = clamp_notes(fd, self->wq, note, sizeof(note));
+	close(fd);
+	TH_LOG("%d pools, %d notes: %s", pools, notes, note);
+	if (RESERVE * pools > 64) {
+		EXPECT_LT(0, notes) {
+			TH_LOG("reserve of %s clamped without a word", self->wq);
+		}
+	}
+	/* what is really held: at most 64 in reserve over its pools */
+	EXPECT_LE(per_pool + 1, wait_filled(self->wq, per_pool + 1, 90));
+	wqrt_msleep(500);
+	workers = wq_workers(self->wq);
+	EXPECT_GE(64 + pools, workers) {
+		TH_LOG("%s: %d workers in %d pools", self->wq, workers, pools);
+	}
 }
 
 WQRT_HARNESS_MAIN("wqrt_test", DBG_DIR "/info")

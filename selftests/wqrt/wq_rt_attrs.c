@@ -20,6 +20,7 @@
  * On a kernel without the series (no "policy" attribute) every test
  * SKIPs and says so.
  */
+#define _GNU_SOURCE
 #include <pthread.h>
 #include <sys/wait.h>
 
@@ -113,24 +114,40 @@ static int get_policy(const char *wq)
 	return policy_from_name(buf);
 }
 
-/* The next work item on @key runs with what @wq's sysfs says. */
+/*
+ * The next work item on @key runs with what the test set up: @policy,
+ * @prio and, under SCHED_OTHER, @nice; and @wq's sysfs shows the same. The
+ * expectation is the test's own, never read back from the kernel: a store
+ * that accepted a write and changed nothing must fail here.
+ */
 static void check_probe(struct __test_metadata *_metadata, const char *key,
-			const char *wq)
+			const char *wq, int policy, int prio, int nice)
 {
-	int policy = get_policy(wq), prio = wq_get_int(wq, "rtprio");
 	struct wid w;
 
+	EXPECT_EQ(policy, get_policy(wq)) {
+		TH_LOG("%s: sysfs policy %d, set up %d", wq, get_policy(wq),
+		       policy);
+	}
+	EXPECT_EQ(prio, wq_get_int(wq, "rtprio")) {
+		TH_LOG("%s: sysfs rtprio %d, set up %d", wq,
+		       wq_get_int(wq, "rtprio"), prio);
+	}
 	ASSERT_EQ(0, wqrt_probe(key, &w));
 	EXPECT_EQ(policy, w.policy) {
-		TH_LOG("%s: worker %d (%s) policy %d, sysfs %d", wq, w.pid,
+		TH_LOG("%s: worker %d (%s) policy %d, set up %d", wq, w.pid,
 		       w.comm, w.policy, policy);
 	}
 	EXPECT_EQ(prio, w.rtprio) {
-		TH_LOG("%s: worker %d (%s) rtprio %d, sysfs %d", wq, w.pid,
+		TH_LOG("%s: worker %d (%s) rtprio %d, set up %d", wq, w.pid,
 		       w.comm, w.rtprio, prio);
 	}
-	if (policy == SCHED_OTHER)
-		EXPECT_EQ(wq_get_int(wq, "nice"), w.nice);
+	if (policy == SCHED_OTHER) {
+		EXPECT_EQ(nice, w.nice) {
+			TH_LOG("%s: worker %d (%s) nice %d, set up %d", wq,
+			       w.pid, w.comm, w.nice, nice);
+		}
+	}
 }
 
 TEST_F(rt, policy_round_trip)
@@ -146,25 +163,25 @@ TEST_F(rt, policy_round_trip)
 	ASSERT_LT(0, wq_get(WQ, "policy", buf, sizeof(buf)));
 	EXPECT_STREQ("fifo", buf);
 	EXPECT_EQ(1, wq_get_int(WQ, "rtprio"));
-	check_probe(_metadata, "unbound", WQ);
+	check_probe(_metadata, "unbound", WQ, SCHED_FIFO, 1, 0);
 
 	ASSERT_EQ(0, wq_set(WQ, "rtprio", "50\n"));
 	EXPECT_EQ(50, wq_get_int(WQ, "rtprio"));
-	check_probe(_metadata, "unbound", WQ);
+	check_probe(_metadata, "unbound", WQ, SCHED_FIFO, 50, 0);
 
 	/* fifo -> rr keeps a non-zero rtprio */
 	ASSERT_EQ(0, wq_set(WQ, "policy", "RR\n"));
 	ASSERT_LT(0, wq_get(WQ, "policy", buf, sizeof(buf)));
 	EXPECT_STREQ("rr", buf);
 	EXPECT_EQ(50, wq_get_int(WQ, "rtprio"));
-	check_probe(_metadata, "unbound", WQ);
+	check_probe(_metadata, "unbound", WQ, SCHED_RR, 50, 0);
 
 	/* normal => rtprio 0 */
 	ASSERT_EQ(0, wq_set(WQ, "policy", "Normal"));
 	ASSERT_LT(0, wq_get(WQ, "policy", buf, sizeof(buf)));
 	EXPECT_STREQ("normal", buf);
 	EXPECT_EQ(0, wq_get_int(WQ, "rtprio"));
-	check_probe(_metadata, "unbound", WQ);
+	check_probe(_metadata, "unbound", WQ, SCHED_OTHER, 0, 0);
 
 	/* writing the current value again is fine */
 	ASSERT_EQ(0, wq_set(WQ, "policy", "normal"));
@@ -205,13 +222,13 @@ TEST_F(rt, rtprio_rules)
 	ASSERT_EQ(0, wq_set(WQ, "rtprio", "99"));
 	EXPECT_EQ(-EINVAL, wq_set(WQ, "rtprio", "0"));
 	EXPECT_EQ(99, wq_get_int(WQ, "rtprio"));
-	check_probe(_metadata, "unbound", WQ);
+	check_probe(_metadata, "unbound", WQ, SCHED_RR, 99, 0);
 
 	/* back to normal clears rtprio; nice still applies under normal */
 	ASSERT_EQ(0, wq_set(WQ, "policy", "normal"));
 	EXPECT_EQ(0, wq_get_int(WQ, "rtprio"));
 	ASSERT_EQ(0, wq_set(WQ, "nice", "-7"));
-	check_probe(_metadata, "unbound", WQ);
+	check_probe(_metadata, "unbound", WQ, SCHED_OTHER, 0, -7);
 }
 
 /* ------------------------------------------------------------------ */
@@ -229,33 +246,56 @@ static void init_long_strings(void)
 	memset(long_digits, '1', 4096);
 }
 
-/* Every attribute of @wq and its twin unchanged by a rejected write. */
-static void expect_rejected(struct __test_metadata *_metadata, const char *wq,
-			    const char *attr, const char *val)
+/*
+ * Every attribute of @wq and its twin unchanged by a rejected write.
+ * Returns 1 when the write was made and rejected with EINVAL and nothing
+ * changed, so that a test counts the bad writes it really saw refused.
+ */
+static int expect_rejected(struct __test_metadata *_metadata, const char *wq,
+			   const char *attr, const char *val)
 {
 	struct wq_snap before, after, tb, ta;
 	char why[256];
-	int ret;
+	int ret, good = 1;
 
-	ASSERT_EQ(0, wq_snapshot(wq, &before));
-	ASSERT_EQ(0, wq_snapshot(TWIN, &tb));
+	/* a snapshot that cannot be read is a failure, never a silent pass */
+	EXPECT_EQ(0, wq_snapshot(wq, &before) || wq_snapshot(TWIN, &tb)) {
+		TH_LOG("cannot read the attributes of %s and %s", wq, TWIN);
+		return 0;
+	}
 	ret = wq_set(wq, attr, val);
-	ASSERT_EQ(0, wq_snapshot(wq, &after));
-	ASSERT_EQ(0, wq_snapshot(TWIN, &ta));
+	EXPECT_EQ(0, wq_snapshot(wq, &after) || wq_snapshot(TWIN, &ta)) {
+		TH_LOG("%s/%s <- '%.32s': cannot read the attributes of %s and %s afterwards",
+		       wq, attr, val, wq, TWIN);
+		return 0;
+	}
 	EXPECT_EQ(-EINVAL, ret) {
 		TH_LOG("%s/%s <- '%.32s'%s (len %zu): %s", wq, attr, val,
 		       strlen(val) > 32 ? "..." : "", strlen(val),
 		       ret ? strerror(-ret) : "accepted");
+		good = 0;
 	}
 	EXPECT_TRUE(wq_snap_equal(&before, &after, why, sizeof(why))) {
 		TH_LOG("%s/%s <- '%.32s': state changed: %s", wq, attr, val,
 		       why);
+		good = 0;
 	}
 	EXPECT_TRUE(wq_snap_equal(&tb, &ta, why, sizeof(why))) {
 		TH_LOG("%s/%s <- '%.32s': %s changed: %s", wq, attr, val,
 		       TWIN, why);
+		good = 0;
 	}
+	return good;
 }
+
+/* at least this many bad values of each attribute, each seen refused */
+#define MIN_BAD_WRITES	20
+
+#define EXPECT_REFUSED_AT_LEAST(attr, n) \
+	EXPECT_LE(MIN_BAD_WRITES, n) { \
+		TH_LOG("%s: %d bad writes refused with EINVAL and no change, want at least %d", \
+		       attr, n, MIN_BAD_WRITES); \
+	}
 
 static const char * const bad_policy[] = {
 	"\n", " ", "fif", "fifo2", " fifo", "fifo ", "\tfifo", "fifo\n\n",
@@ -269,14 +309,19 @@ TEST_F(rt, bad_policy)
 {
 	unsigned int i;
 
+	int from_normal = 0, from_rr = 0;
+
 	init_long_strings();
-	ASSERT_GE(sizeof(bad_policy) / sizeof(bad_policy[0]), 20U);
 	/* from normal and from an RT setting */
 	for (i = 0; i < sizeof(bad_policy) / sizeof(bad_policy[0]); i++)
-		expect_rejected(_metadata, WQ, "policy", bad_policy[i]);
+		from_normal += expect_rejected(_metadata, WQ, "policy",
+					       bad_policy[i]);
+	EXPECT_REFUSED_AT_LEAST("policy (from normal)", from_normal);
 	ASSERT_EQ(0, set_sched(WQ, "rr", 42));
 	for (i = 0; i < sizeof(bad_policy) / sizeof(bad_policy[0]); i++)
-		expect_rejected(_metadata, WQ, "policy", bad_policy[i]);
+		from_rr += expect_rejected(_metadata, WQ, "policy",
+					   bad_policy[i]);
+	EXPECT_REFUSED_AT_LEAST("policy (from rr 42)", from_rr);
 	EXPECT_EQ(SCHED_RR, get_policy(WQ));
 	EXPECT_EQ(42, wq_get_int(WQ, "rtprio"));
 }
@@ -292,22 +337,27 @@ TEST_F(rt, bad_rtprio)
 {
 	unsigned int i;
 
+	int under_fifo = 0, under_normal = 0;
+
 	init_long_strings();
-	ASSERT_GE(sizeof(bad_rtprio) / sizeof(bad_rtprio[0]), 20U);
 	ASSERT_EQ(0, set_sched(WQ, "fifo", 42));
 	/* "0" does not fit fifo */
 	for (i = 0; i < sizeof(bad_rtprio) / sizeof(bad_rtprio[0]); i++)
-		expect_rejected(_metadata, WQ, "rtprio", bad_rtprio[i]);
+		under_fifo += expect_rejected(_metadata, WQ, "rtprio",
+					      bad_rtprio[i]);
+	EXPECT_REFUSED_AT_LEAST("rtprio (under fifo 42)", under_fifo);
 	EXPECT_EQ(42, wq_get_int(WQ, "rtprio"));
 
 	/* under normal, any non-zero rtprio is rejected as well */
 	ASSERT_EQ(0, wq_set(WQ, "policy", "normal"));
-	expect_rejected(_metadata, WQ, "rtprio", "1");
-	expect_rejected(_metadata, WQ, "rtprio", "50");
-	expect_rejected(_metadata, WQ, "rtprio", "99");
+	under_normal += expect_rejected(_metadata, WQ, "rtprio", "1");
+	under_normal += expect_rejected(_metadata, WQ, "rtprio", "50");
+	under_normal += expect_rejected(_metadata, WQ, "rtprio", "99");
 	for (i = 0; i < sizeof(bad_rtprio) / sizeof(bad_rtprio[0]); i++)
 		if (strcmp(bad_rtprio[i], "0"))
-			expect_rejected(_metadata, WQ, "rtprio", bad_rtprio[i]);
+			under_normal += expect_rejected(_metadata, WQ, "rtprio",
+							bad_rtprio[i]);
+	EXPECT_REFUSED_AT_LEAST("rtprio (under normal)", under_normal);
 }
 
 static const char * const bad_private[] = {
@@ -320,13 +370,18 @@ TEST_F(rt, bad_private)
 {
 	unsigned int i;
 
+	int from_0 = 0, from_1 = 0;
+
 	init_long_strings();
-	ASSERT_GE(sizeof(bad_private) / sizeof(bad_private[0]), 20U);
 	for (i = 0; i < sizeof(bad_private) / sizeof(bad_private[0]); i++)
-		expect_rejected(_metadata, WQ, "private", bad_private[i]);
+		from_0 += expect_rejected(_metadata, WQ, "private",
+					  bad_private[i]);
+	EXPECT_REFUSED_AT_LEAST("private (from 0)", from_0);
 	ASSERT_EQ(0, wq_set(WQ, "private", "1"));
 	for (i = 0; i < sizeof(bad_private) / sizeof(bad_private[0]); i++)
-		expect_rejected(_metadata, WQ, "private", bad_private[i]);
+		from_1 += expect_rejected(_metadata, WQ, "private",
+					  bad_private[i]);
+	EXPECT_REFUSED_AT_LEAST("private (from 1)", from_1);
 	EXPECT_EQ(1, wq_get_int(WQ, "private"));
 }
 
@@ -358,11 +413,15 @@ TEST_F(rt, worker_matches_sysfs)
 	unsigned int i;
 
 	for (i = 0; i < sizeof(steps) / sizeof(steps[0]); i++) {
+		int policy = policy_from_name(steps[i].p);
+
 		ASSERT_EQ(0, set_sched(WQ, steps[i].p, steps[i].prio));
-		if (policy_from_name(steps[i].p) == SCHED_OTHER)
+		if (policy == SCHED_OTHER)
 			ASSERT_EQ(0, wq_set_int(WQ, "nice", steps[i].nice));
-		check_probe(_metadata, "unbound", WQ);
-		check_probe(_metadata, "unbound", WQ);
+		check_probe(_metadata, "unbound", WQ, policy, steps[i].prio,
+			    steps[i].nice);
+		check_probe(_metadata, "unbound", WQ, policy, steps[i].prio,
+			    steps[i].nice);
 	}
 }
 
@@ -408,7 +467,8 @@ static void burst_check(struct __test_metadata *_metadata, const char *key,
 	static char out[WQRT_RESULT_MAX];
 	char args[128], *line;
 
-	snprintf(args, sizeof(args), "wq=%s n=%d hold_ms=3000", key, n);
+	/* the items end as soon as all n run: the hold is only a bound */
+	snprintf(args, sizeof(args), "wq=%s n=%d hold_ms=10000", key, n);
 	ASSERT_EQ(0, dbg_run("burst", args, out, sizeof(out)));
 	EXPECT_TRUE(kv_pass(out)) {
 		TH_LOG("burst: %.200s", out);
@@ -516,7 +576,7 @@ TEST_F(rt, private_pools)
 		TH_LOG("private=1 but pools shared: '%s' vs '%s'", p.text,
 		       q.text);
 	}
-	check_probe(_metadata, "twin", TWIN);
+	check_probe(_metadata, "twin", TWIN, SCHED_FIFO, 7, 0);
 
 	/* private=1 on both, identical attributes: still apart */
 	ASSERT_EQ(0, wq_set(WQ, "private", "1"));
@@ -526,7 +586,7 @@ TEST_F(rt, private_pools)
 		TH_LOG("both private but pools shared: '%s' vs '%s'", p.text,
 		       q.text);
 	}
-	check_probe(_metadata, "unbound", WQ);
+	check_probe(_metadata, "unbound", WQ, SCHED_FIFO, 7, 0);
 
 	/* and back to sharing */
 	ASSERT_EQ(0, wq_set(WQ, "private", "0"));
@@ -571,7 +631,7 @@ TEST_F(rt, nice_under_rt_keeps_pools)
 		TH_LOG("fifo 7 with nice 5 and nice -3: pools '%s' vs '%s'",
 		       after.text, twin.text);
 	}
-	check_probe(_metadata, "unbound", WQ);
+	check_probe(_metadata, "unbound", WQ, SCHED_FIFO, 7, 5);
 
 	/* under normal, nice is the pool's again: apart */
 	ASSERT_EQ(0, wq_set(WQ, "policy", "normal"));
@@ -582,7 +642,52 @@ TEST_F(rt, nice_under_rt_keeps_pools)
 		TH_LOG("normal with nice 5 and nice -3 share pools: '%s' vs '%s'",
 		       after.text, twin.text);
 	}
-	check_probe(_metadata, "unbound", WQ);
+	check_probe(_metadata, "unbound", WQ, SCHED_OTHER, 0, 5);
+}
+
+/*
+ * RT pools with the per-CPU affinity scope, strict: one pool per CPU, each
+ * in pool_ids under its CPU's pod, all of them RT. An item queued from a
+ * CPU runs on that CPU, in that CPU's pool, with the policy.
+ */
+TEST_F(rt, per_cpu_scope_strict_rt_pools)
+{
+	int ncpu = sysconf(_SC_NPROCESSORS_ONLN), cpu, n;
+	cpu_set_t old;
+
+	if (ncpu < 2)
+		SKIP(return, "needs two online CPUs, has %d", ncpu);
+	ASSERT_EQ(0, set_sched(WQ, "fifo", 15));
+	ASSERT_EQ(0, wq_set(WQ, "affinity_scope", "cpu"));
+	ASSERT_EQ(0, wq_set(WQ, "affinity_strict", "1"));
+	ASSERT_EQ(0, sched_getaffinity(0, sizeof(old), &old));
+	for (cpu = 0; cpu < ncpu && cpu < 64; cpu++) {
+		int pool = wq_pod_pool(WQ, cpu);
+		struct wid w;
+
+		EXPECT_LE(0, pool) {
+			TH_LOG("affinity_scope=cpu: no pool for pod %d in pool_ids", cpu);
+			continue;
+		}
+		ASSERT_EQ(0, wqrt_pin(cpu));
+		ASSERT_EQ(0, wqrt_probe("unbound", &w));
+		EXPECT_EQ(cpu, w.cpu) {
+			TH_LOG("queued on CPU %d, ran on CPU %d (%s), strict", cpu,
+			       w.cpu, w.comm);
+		}
+		EXPECT_EQ(pool, kworker_upool(w.comm)) {
+			TH_LOG("queued on CPU %d: ran in %s, pool_ids gives pod %d pool %d",
+			       cpu, w.comm, cpu, pool);
+		}
+		EXPECT_EQ(SCHED_FIFO, w.policy);
+		EXPECT_EQ(15, w.rtprio);
+	}
+	ASSERT_EQ(0, sched_setaffinity(0, sizeof(old), &old));
+	/* and every worker of every per-CPU pool is RT */
+	n = check_pool_threads(_metadata, WQ, SCHED_FIFO, 15);
+	EXPECT_LE(ncpu, n) {
+		TH_LOG("%d kworkers in the pools of %s for %d CPUs", n, WQ, ncpu);
+	}
 }
 
 /*
@@ -624,63 +729,115 @@ TEST_F(rt, policy_write_leaves_other_attrs)
  * Writers without CAP_SYS_NICE: the workers are set up with
  * sched_setattr_nocheck(), so the store must check. Root without the
  * capability still passes the file mode: only the capability check can
- * refuse it. Every write fails with EPERM and changes nothing.
+ * refuse it.
  */
-TEST_F(rt, unprivileged_writer_gets_eperm)
+struct priv_write {
+	const char *attr, *val;
+};
+
+/*
+ * In a child without CAP_SYS_NICE, write each of @writes to @wq (those it
+ * has); returns how many did not get @want (0 for success), each said.
+ */
+static int unprivileged_writes(struct __test_metadata *_metadata,
+			       const char *wq, const struct priv_write *writes,
+			       int n, int want)
 {
-	static const struct {
-		const char *attr, *val;
-	} writes[] = {
-		{ "policy", "fifo" }, { "policy", "normal" },
-		{ "rtprio", "50" }, { "private", "1" },
-		{ "nr_idle_extra", "4" },
-	};
-	struct wq_snap before, after;
-	char why[256];
-	unsigned int i;
-	int status;
+	int status, i;
 	pid_t pid;
 
-	ASSERT_EQ(0, set_sched(WQ, "fifo", 5));
-	ASSERT_EQ(0, wq_snapshot(WQ, &before));
-
 	pid = fork();
-	ASSERT_LE(0, pid);
+	if (pid < 0)
+		return -1;
 	if (pid == 0) {
 		int bad = 0;
 
 		if (wqrt_drop_cap(CAP_SYS_NICE)) {
 			fprintf(stderr, "# cannot drop CAP_SYS_NICE: %s\n",
 				strerror(errno));
-			_exit(2);
+			_exit(100);
 		}
-		for (i = 0; i < sizeof(writes) / sizeof(writes[0]); i++) {
+		for (i = 0; i < n; i++) {
 			int ret;
 
-			if (!wq_has(WQ, writes[i].attr))
+			if (!wq_has(wq, writes[i].attr))
 				continue;
-			ret = wq_set(WQ, writes[i].attr, writes[i].val);
-			if (ret != -EPERM) {
+			ret = wq_set(wq, writes[i].attr, writes[i].val);
+			if (ret != want) {
 				fprintf(stderr,
-					"# %s <- %s without CAP_SYS_NICE: %s, want EPERM\n",
-					writes[i].attr, writes[i].val,
-					ret ? strerror(-ret) : "accepted");
-				bad = 1;
+					"# %s: %s <- %s without CAP_SYS_NICE: %s, want %s\n",
+					wq, writes[i].attr, writes[i].val,
+					ret ? strerror(-ret) : "accepted",
+					want ? strerror(-want) : "success");
+				bad++;
 			}
 		}
 		_exit(bad);
 	}
-	ASSERT_EQ(pid, waitpid(pid, &status, 0));
-	ASSERT_TRUE(WIFEXITED(status));
-	EXPECT_EQ(0, WEXITSTATUS(status));
+	if (waitpid(pid, &status, 0) != pid || !WIFEXITED(status))
+		return -1;
+	return WEXITSTATUS(status);
+}
 
-	ASSERT_EQ(0, wq_snapshot(WQ, &after));
-	EXPECT_TRUE(wq_snap_equal(&before, &after, why, sizeof(why))) {
-		TH_LOG("writes without CAP_SYS_NICE changed %s: %s", WQ, why);
+/*
+ * On an RT workqueue, every write that would create workers or move them
+ * (cpumask, affinity_scope, affinity_strict), or change them (nice, which
+ * applies again once the policy is normal, the scheduling attributes and
+ * the reserve) fails with EPERM without CAP_SYS_NICE and changes nothing,
+ * on the unbound and on the ordered workqueue.
+ */
+TEST_F(rt, unprivileged_writer_gets_eperm)
+{
+	static const struct priv_write writes[] = {
+		{ "policy", "fifo" }, { "policy", "normal" },
+		{ "rtprio", "50" }, { "private", "1" },
+		{ "nr_idle_extra", "4" }, { "cpumask", "1" },
+		{ "affinity_scope", "cpu" }, { "affinity_strict", "1" },
+		{ "nice", "5" },
+	};
+	static const char * const wqs[] = { WQ, ORD };
+	struct wq_snap before, after;
+	char why[256];
+	unsigned int k;
+
+	for (k = 0; k < sizeof(wqs) / sizeof(wqs[0]); k++) {
+		if (!wq_has(wqs[k], "policy"))
+			continue;
+		ASSERT_EQ(0, set_sched(wqs[k], "fifo", 5));
+		ASSERT_EQ(0, wq_snapshot(wqs[k], &before));
+		EXPECT_EQ(0, unprivileged_writes(_metadata, wqs[k], writes,
+						 sizeof(writes) / sizeof(writes[0]),
+						 -EPERM));
+		ASSERT_EQ(0, wq_snapshot(wqs[k], &after));
+		EXPECT_TRUE(wq_snap_equal(&before, &after, why, sizeof(why))) {
+			TH_LOG("writes without CAP_SYS_NICE changed %s: %s",
+			       wqs[k], why);
+		}
+		/* and with the capability, the same writes work */
+		EXPECT_EQ(0, wq_set(wqs[k], "rtprio", "50"));
+		EXPECT_EQ(50, wq_get_int(wqs[k], "rtprio"));
+		EXPECT_EQ(0, wq_set(wqs[k], "cpumask", "1"));
 	}
-	/* and with the capability, the same write works */
-	EXPECT_EQ(0, wq_set(WQ, "rtprio", "50"));
-	EXPECT_EQ(50, wq_get_int(WQ, "rtprio"));
+}
+
+/*
+ * A workqueue that is and stays SCHED_NORMAL keeps 6.12's rules: nice,
+ * cpumask and the affinity need no CAP_SYS_NICE (the file mode decides),
+ * nothing RT can come of them.
+ */
+TEST_F(rt, unprivileged_writer_keeps_normal_rules)
+{
+	static const struct priv_write writes[] = {
+		{ "nice", "5" }, { "cpumask", "1" },
+		{ "affinity_scope", "cpu" }, { "affinity_strict", "1" },
+		{ "nice", "0" },
+	};
+
+	ASSERT_EQ(0, wq_set(WQ, "policy", "normal"));
+	EXPECT_EQ(0, unprivileged_writes(_metadata, WQ, writes,
+					 sizeof(writes) / sizeof(writes[0]), 0));
+	EXPECT_EQ(0, wq_get_int(WQ, "nice"));
+	EXPECT_EQ(1, wq_get_int(WQ, "affinity_strict"));
 }
 
 /* ------------------------------------------------------------------ */
@@ -714,9 +871,10 @@ TEST_F_TIMEOUT(rt, ordered_in_order_while_attrs_change, 240)
 	char mask[32];
 	pthread_t th;
 
-	if (!wq_has(ORD, "policy"))
-		SKIP(return, "%s has no sysfs policy (module info: ordered_sysfs=0)",
-		     ORD);
+	/* the module fails to load rather than leave it out of sysfs */
+	ASSERT_TRUE(wq_has(ORD, "policy")) {
+		TH_LOG("%s has no sysfs policy on a kernel with the series", ORD);
+	}
 	ASSERT_EQ(0, pthread_create(&th, NULL, ord_thread, &r));
 	while (!__atomic_load_n(&r.done, __ATOMIC_ACQUIRE)) {
 		unsigned int k = i % (sizeof(scheds) / sizeof(scheds[0]));
@@ -755,8 +913,9 @@ TEST_F(rt, ordered_max_active_read_only)
 	char p[PATH_MAX];
 	int ret;
 
-	if (!wqrt_exists(WQ_DIR "/" ORD))
-		SKIP(return, "%s not in sysfs (module info: ordered_sysfs=0)", ORD);
+	ASSERT_TRUE(wqrt_exists(WQ_DIR "/" ORD)) {
+		TH_LOG("%s is not in sysfs on a kernel with the series", ORD);
+	}
 	ASSERT_EQ(0, stat(wq_path(p, sizeof(p), ORD, "max_active"), &st));
 	EXPECT_EQ(0U, st.st_mode & 0222U) {
 		TH_LOG("max_active of an ordered workqueue is mode %o",
@@ -770,7 +929,8 @@ TEST_F(rt, ordered_max_active_read_only)
 	EXPECT_TRUE(wq_has(ORD, "cpumask"));
 	EXPECT_TRUE(wq_has(ORD, "nice"));
 	EXPECT_TRUE(wq_has(ORD, "rtprio"));
-	check_probe(_metadata, "ordered", ORD);
+	/* the module's ordered workqueue as created: normal, nice 0 */
+	check_probe(_metadata, "ordered", ORD, SCHED_OTHER, 0, 0);
 }
 
 /* ------------------------------------------------------------------ */
@@ -827,7 +987,7 @@ TEST_F(rt, rescuer_carries_policy)
 		TH_LOG("rescuer %d: policy %u prio %u, want fifo 21", pid,
 		       a.sched_policy, a.sched_priority);
 	}
-	check_probe(_metadata, "reclaim", REC);
+	check_probe(_metadata, "reclaim", REC, SCHED_FIFO, 21, 0);
 
 	ASSERT_EQ(0, set_sched(REC, "rr", 5));
 	EXPECT_TRUE(wait_sched(pid, SCHED_RR, 5, &a)) {
@@ -948,6 +1108,221 @@ TEST_F_TIMEOUT(rt, no_global_side_effects, 60)
 	EXPECT_EQ(0, bad) {
 		TH_LOG("%d RT kworkers left after reverting to normal, e.g. %s",
 		       bad, first);
+	}
+}
+
+/* ------------------------------------------------------------------ */
+/* writes that change nothing                                          */
+
+/*
+ * Hold two items on @wq (one running, one queued behind it), write @attr,
+ * and tell whether an item queued afterwards joined them on the same pwq:
+ * 1 yes, 0 no (the pwqs were replaced), -1 if the probe failed.
+ */
+static int pwq_kept_across(struct __test_metadata *_metadata, const char *key,
+			   const char *wq, const char *attr, const char *val)
+{
+	char args[64], out[256];
+	int ret;
+
+	snprintf(args, sizeof(args), "wq=%s", key);
+	if (dbg_run("pwq_hold", args, out, sizeof(out)) || !kv_pass(out)) {
+		TH_LOG("pwq_hold %s: %s", key, out);
+		return -1;
+	}
+	ret = wq_set(wq, attr, val);
+	EXPECT_EQ(0, ret) {
+		TH_LOG("%s: %s <- %s: %s", wq, attr, val, strerror(-ret));
+	}
+	if (dbg_run("pwq_check", "now", out, sizeof(out)))
+		return -1;
+	if (kv_long(out, "held_pending", 0) != 1) {
+		TH_LOG("%s: the held item did not wait: %s", wq, out);
+		return -1;
+	}
+	return kv_long(out, "same_pwq", -1);
+}
+
+/*
+ * A write whose value resolves to the attributes a workqueue already has
+ * changes nothing: the same pools, and the same pwqs, so that no ordered
+ * workqueue is plugged and no work item is held back behind a switch.
+ * nice under fifo is one: it does not apply to RT workers.
+ */
+TEST_F_TIMEOUT(rt, no_op_writes_keep_pwqs, 120)
+{
+	static const char * const attrs[] = {
+		"policy", "rtprio", "private", "nr_idle_extra", "cpumask",
+		"affinity_scope", "affinity_strict",
+	};
+	static const struct {
+		const char *key, *wq;
+	} wqs[] = { { "ordered", ORD }, { "unbound", WQ } };
+	unsigned int k, i;
+
+	for (k = 0; k < sizeof(wqs) / sizeof(wqs[0]); k++) {
+		const char *wq = wqs[k].wq;
+		struct pools before, after;
+		struct wq_snap snap;
+		int same;
+
+		if (!wq_has(wq, "policy"))
+			continue;
+		/* one item at a time, so that the second one waits */
+		if (strcmp(wqs[k].key, "ordered"))
+			ASSERT_EQ(0, wq_set(wq, "max_active", "1"));
+		ASSERT_EQ(0, set_sched(wq, "fifo", 10));
+		ASSERT_EQ(0, wq_set(wq, "private", "1"));
+		pools_read(wq, &before);
+		ASSERT_EQ(0, wq_snapshot(wq, &snap));
+
+		for (i = 0; i < sizeof(attrs) / sizeof(attrs[0]); i++) {
+			const char *v = wq_snap_get(&snap, attrs[i]);
+			char val[256];
+
+			if (!v)
+				continue;
+			/* "default (cache)" is shown, "default" written */
+			snprintf(val, sizeof(val), "%s", v);
+			val[strcspn(val, " ")] = '\0';
+			same = pwq_kept_across(_metadata, wqs[k].key, wq,
+					       attrs[i], val);
+			EXPECT_EQ(1, same) {
+				TH_LOG("%s: %s <- %s (unchanged) replaced its pwqs",
+				       wq, attrs[i], val);
+			}
+		}
+		same = pwq_kept_across(_metadata, wqs[k].key, wq, "nice", "7");
+		EXPECT_EQ(1, same) {
+			TH_LOG("%s: nice <- 7 under fifo replaced its pwqs", wq);
+		}
+		EXPECT_EQ(7, wq_get_int(wq, "nice"));
+
+		pools_read(wq, &after);
+		EXPECT_STREQ(before.text, after.text) {
+			TH_LOG("%s: pools moved by writes of unchanged values",
+			       wq);
+		}
+		/* a real change does replace them, as it must */
+		same = pwq_kept_across(_metadata, wqs[k].key, wq, "rtprio",
+				       "11");
+		EXPECT_EQ(0, same);
+		if (strcmp(wqs[k].key, "ordered"))
+			ASSERT_EQ(0, wq_set(wq, "max_active",
+					    wq_snap_get(&self->orig[0], "max_active")));
+	}
+}
+
+/*
+ * The key of a workqueue's private pools is the workqueue's: a driver that
+ * applies private attributes again, with attributes it allocated afresh
+ * (it cannot read the workqueue's back), keeps its pools and workers.
+ */
+TEST_F(rt, in_kernel_reapply_keeps_private_pools)
+{
+	char out[256];
+	struct pools first, again;
+	int ret, i;
+
+	ret = dbg_run("apply", "wq=unbound private=1 policy=1 rtprio=10", out,
+		      sizeof(out));
+	if (ret == -EOPNOTSUPP)
+		SKIP(return, "apply_workqueue_attrs() is not exported: needs the test kernels' debug knobs (kernel/variants/debug-knobs)");
+	ASSERT_EQ(0, ret);
+	ASSERT_TRUE(kv_pass(out)) {
+		TH_LOG("%s", out);
+	}
+	EXPECT_EQ(1, wq_get_int(WQ, "private"));
+	pools_read(WQ, &first);
+	ASSERT_LT(0, first.n);
+
+	for (i = 0; i < 3; i++) {
+		ASSERT_EQ(0, dbg_run("apply",
+				     "wq=unbound private=1 policy=1 rtprio=10",
+				     out, sizeof(out)));
+		ASSERT_TRUE(kv_pass(out));
+		pools_read(WQ, &again);
+		EXPECT_STREQ(first.text, again.text) {
+			TH_LOG("re-apply %d of the same private attributes moved %s to other pools",
+			       i + 1, WQ);
+		}
+	}
+	check_probe(_metadata, "unbound", WQ, SCHED_FIFO, 10, 0);
+	/* and another workqueue's private pools are still apart */
+	ASSERT_EQ(0, set_sched(TWIN, "fifo", 10));
+	ASSERT_EQ(0, wq_set(TWIN, "private", "1"));
+	pools_read(TWIN, &again);
+	EXPECT_TRUE(disjoint(first.id, first.n, again.id, again.n));
+}
+
+/* ------------------------------------------------------------------ */
+/* what the busy-pool dump shows                                       */
+
+/*
+ * The dump that sysrq-t and the workqueue watchdog print names an RT pool's
+ * policy, priority, reserve and privacy, and the workers kicked for work
+ * items that have not run yet (a stall report on a board must show them:
+ * they are neither idle nor busy). A kthread on CPU 0 queues an item
+ * while workqueue.debug_wake_delay_us holds its wakeup back; the dump is
+ * printed from CPU 1 in between.
+ */
+TEST_F_TIMEOUT(rt, busy_pool_dump_names_rt_pool, 120)
+{
+	static char rec[2048], line[2048];
+	int ids[8], n, fd, try, found_pool = 0, found_kicked = 0;
+	char *text;
+	char args[64], out[256], delay[32] = "0";
+
+	if (!wqparam_exists("debug_wake_delay_us"))
+		SKIP(return, "needs workqueue.debug_wake_delay_us (CONFIG_WQ_DEBUG_WAKE_DELAY)");
+	if (sysconf(_SC_NPROCESSORS_ONLN) < 2)
+		SKIP(return, "needs CPUs 0 and 1 online");
+	wqparam_get("debug_wake_delay_us", delay, sizeof(delay));
+	ASSERT_EQ(0, set_sched(WQ, "fifo", 10));
+	ASSERT_EQ(0, wq_set(WQ, "private", "1"));
+	ASSERT_EQ(0, wq_set(WQ, "affinity_scope", "system"));
+	ASSERT_EQ(0, wq_set(WQ, "nr_idle_extra", "2"));
+	n = wq_pool_ids(WQ, ids, 8);
+	ASSERT_EQ(1, n);
+	ASSERT_EQ(0, wqparam_set("debug_wake_delay_us", "10000"));
+
+	snprintf(args, sizeof(args), "wq=unbound lead_us=2000");
+	for (try = 0; try < 10 && !found_kicked; try++) {
+		char head[32];
+
+		fd = kmsg_open_at_end();
+		ASSERT_LE(0, fd);
+		if (dbg_run("show_kicked", args, out, sizeof(out))) {
+			close(fd);
+			wqparam_set("debug_wake_delay_us", delay);
+			SKIP(return, "show_all_workqueues() is not exported: needs the test kernels' debug knobs (kernel/variants/debug-knobs)");
+		}
+		snprintf(head, sizeof(head), "pool %d:", ids[0]);
+		while ((text = wqrt_kmsg_next(fd, rec, sizeof(rec)))) {
+			text[strcspn(text, "\n")] = '\0';
+			if (strncmp(text, head, strlen(head)))
+				continue;
+			found_pool++;
+			snprintf(line, sizeof(line), "%s", text);
+			if (strstr(text, " kicked: "))
+				found_kicked++;
+		}
+		close(fd);
+	}
+	wqparam_set("debug_wake_delay_us", delay);
+
+	ASSERT_LT(0, found_pool) {
+		TH_LOG("no \"pool %d:\" line in the dump", ids[0]);
+	}
+	TH_LOG("%s", line);
+	EXPECT_TRUE(strstr(line, " fifo ") && strstr(line, " rtprio=10")) {
+		TH_LOG("the dump does not name the pool's policy and priority");
+	}
+	EXPECT_TRUE(strstr(line, " nr_idle_extra=2") != NULL);
+	EXPECT_TRUE(strstr(line, " private") != NULL);
+	EXPECT_LT(0, found_kicked) {
+		TH_LOG("%d dumps of pool %d, none names a kicked worker",
+		       found_pool, ids[0]);
 	}
 }
 

@@ -221,6 +221,7 @@ FIXTURE_TEARDOWN(sched)
 
 struct starve {
 	volatile int stop;
+	int victim_on_cpu1;	/* the fair thread runs on CPU 1 */
 	double gap;	/* the longest the fair thread waited for its CPU */
 	int err;
 };
@@ -256,6 +257,7 @@ static void *fair_victim(void *arg)
 	double last, now, end;
 
 	pin_self(1);
+	__atomic_store_n(&st->victim_on_cpu1, 1, __ATOMIC_RELEASE);
 	last = wqrt_now();
 	end = last + 10;
 	while ((now = wqrt_now()) < end) {
@@ -279,8 +281,11 @@ TEST_F_TIMEOUT(sched, fair_server_stopped_twice, 60)
 	for (round = 0; round < 3; round++) {
 		st.stop = 0;
 		st.gap = 0;
+		st.victim_on_cpu1 = 0;
 		ASSERT_EQ(0, pthread_create(&victim, NULL, fair_victim, &st));
-		wqrt_msleep(20);
+		/* the victim runs on CPU 1 before the loop takes that CPU */
+		while (!__atomic_load_n(&st.victim_on_cpu1, __ATOMIC_ACQUIRE))
+			wqrt_msleep(1);
 		ASSERT_EQ(0, pthread_create(&hog, NULL, fifo_hog, &st));
 		pthread_join(victim, NULL);
 		/*
@@ -312,4 +317,5 @@ TEST_F_TIMEOUT(sched, fair_server_stopped_twice, 60)
 	}
 }
 
-WQRT_HARNESS_MAIN("wqrt_test", DBG_DIR "/info")
+WQRT_HARNESS_MAIN_DISRUPTIVE("wqrt_test", DBG_DIR "/info",
+			     "it takes every hotpluggable CPU offline and online again for minutes, and starves CPU 1 with a SCHED_FIFO loop")

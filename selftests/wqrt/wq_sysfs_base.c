@@ -70,11 +70,18 @@ static bool bad_write(struct __test_metadata *_metadata, const char *attr,
 	char why[256];
 	int ret;
 
-	if (wq_snapshot(WQ, &before))
+	/* a snapshot that cannot be read is a failure, never a silent pass */
+	EXPECT_EQ(0, wq_snapshot(WQ, &before)) {
+		TH_LOG("%s <- '%.40s': cannot read the attributes of %s before",
+		       attr, val, WQ);
 		return false;
+	}
 	ret = wq_set(WQ, attr, val);
-	if (wq_snapshot(WQ, &after))
+	EXPECT_EQ(0, wq_snapshot(WQ, &after)) {
+		TH_LOG("%s <- '%.40s': cannot read the attributes of %s afterwards",
+		       attr, val, WQ);
 		return false;
+	}
 	EXPECT_EQ(-err, ret) {
 		TH_LOG("%s <- '%.40s'%s (len %zu): got %d (%s), want -%s",
 		       attr, val, strlen(val) > 40 ? "..." : "", strlen(val),

@@ -25,6 +25,7 @@
 #include <sys/mount.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
+#include <sys/utsname.h>
 #include <sys/types.h>
 #include <time.h>
 #include <unistd.h>
@@ -319,8 +320,36 @@ static inline int wq_fresh_pool(const char *wq, int nice)
 	return wq_set_int(wq, "nice", nice);
 }
 
+/*
+ * What the kernel under test must have, as the test's runner declares it
+ * on the kernel command line: wqrt.series=1 (the whole series), 0 (none of
+ * it). Returns 1 or 0, or -1 when nothing is declared (a board, a prefix
+ * of the series): then the test can only go by what the kernel shows, and
+ * says so. A test that chose what to check by what the kernel shows alone
+ * would pass on a kernel that lost a feature.
+ */
+static inline int wqrt_series_expected(void)
+{
+	char buf[4096], *p;
+
+	if (wqrt_read("/proc/cmdline", buf, sizeof(buf)) < 0)
+		return -1;
+	for (p = strstr(buf, "wqrt.series="); p; p = strstr(p + 1, "wqrt.series="))
+		if (p == buf || isspace((unsigned char)p[-1]))
+			return p[12] == '1';
+	return -1;
+}
+
 /* ------------------------------------------------------------------ */
 /* the wqrt_test module                                                */
+
+/* The running kernel's release, for messages */
+static inline const char *wqrt_release(void)
+{
+	static struct utsname u;
+
+	return u.release[0] || !uname(&u) ? u.release : "$(uname -r)";
+}
 
 static inline int wqrt_finit_module(const char *path)
 {
@@ -385,8 +414,8 @@ static inline int wqrt_load_test_module(const char *name, const char *probe,
 			 name, probe);
 	else
 		snprintf(why, len,
-			 "%s module not available (modprobe failed, insmod: %s)",
-			 name, strerror(-ret));
+			 "%s module not available (modprobe failed, insmod: %s): DKMS builds it (wqrt-selftests-dkms) for a kernel whose headers are installed, /lib/modules/%s/build",
+			 name, strerror(-ret), wqrt_release());
 	return -1;
 }
 
@@ -394,22 +423,44 @@ static inline int wqrt_load_test_module(const char *name, const char *probe,
  * main() of every wqrt kselftest. Every test drives module @name, so
  * without it the program exits KSFT_SKIP with the reason (run_kselftest.sh
  * then reports "# SKIP" and why) instead of passing with every test
- * skipped one by one. -h and -l need no module.
+ * skipped one by one; so it does as a user, who can load no module and
+ * write no workqueue attribute, saying so first. @disrupts, when set, says
+ * what the program does to the machine, for whoever runs it on a board
+ * that does real work. -h and -l need no module.
  */
+static inline int wqrt_main(int argc, char **argv, const char *name,
+			    const char *probe, const char *disrupts)
+{
+	char why[256];
+	int i;
+
+	for (i = 1; i < argc; i++)
+		if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "-l"))
+			return test_harness_run(argc, argv);
+	if (geteuid() != 0) {
+		ksft_print_header();
+		ksft_exit_skip("run as root: the wqrt kselftests load test modules, write workqueue attributes and set real-time policies\n");
+	}
+	if (wqrt_load_test_module(name, probe, why, sizeof(why))) {
+		ksft_print_header();
+		ksft_exit_skip("%s\n", why);
+	}
+	if (disrupts)
+		ksft_print_msg("not for a board in production: %s\n", disrupts);
+	return test_harness_run(argc, argv);
+}
+
 #define WQRT_HARNESS_MAIN(name, probe)					\
 	int main(int argc, char **argv)					\
 	{								\
-		char why[256];						\
-		int i;							\
-									\
-		for (i = 1; i < argc; i++)				\
-			if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "-l")) \
-				return test_harness_run(argc, argv);	\
-		if (wqrt_load_test_module(name, probe, why, sizeof(why))) { \
-			ksft_print_header();				\
-			ksft_exit_skip("%s\n", why);			\
-		}							\
-		return test_harness_run(argc, argv);			\
+		return wqrt_main(argc, argv, name, probe, NULL);	\
+	}
+
+/* The same, for a program that takes CPUs offline or starves them */
+#define WQRT_HARNESS_MAIN_DISRUPTIVE(name, probe, disrupts)		\
+	int main(int argc, char **argv)					\
+	{								\
+		return wqrt_main(argc, argv, name, probe, disrupts);	\
 	}
 
 /* The wqrt_test module, which every test but wq_flush drives. */
@@ -601,6 +652,38 @@ static inline int pool_workers(int pool, int *pids, int max)
 	return c;
 }
 
+/*
+ * The state letter of @pid in /proc/PID/stat ('R', 'S', 'D', 'I', ...), or
+ * 0 when it is gone. An idle kworker waits in worker_thread() as TASK_IDLE,
+ * shown as 'I'; a work item that sleeps shows 'D' or 'S', a worker that
+ * runs or manages (creates workers) anything but 'I'.
+ */
+static inline char task_state(int pid)
+{
+	char p[64], buf[512], *rp;
+
+	snprintf(p, sizeof(p), "/proc/%d/stat", pid);
+	if (wqrt_read(p, buf, sizeof(buf)) < 0)
+		return 0;
+	rp = strrchr(buf, ')');
+	return rp && rp[1] == ' ' ? rp[2] : 0;
+}
+
+/*
+ * Workers of unbound pool @pool, and in @idle how many of them are idle
+ * (waiting for work in worker_thread()).
+ */
+static inline int pool_workers_idle(int pool, int *idle)
+{
+	int pids[1024], n, i;
+
+	n = pool_workers(pool, pids, 1024);
+	*idle = 0;
+	for (i = 0; i < n && i < 1024; i++)
+		*idle += task_state(pids[i]) == 'I';
+	return n;
+}
+
 /* "pod:pool pod:pool ..." -> distinct pool ids; returns count or -1. */
 static inline int parse_pool_ids(const char *s, int *ids, int max)
 {
@@ -630,6 +713,32 @@ static inline int wq_pool_ids(const char *wq, int *ids, int max)
 	if (wq_get(wq, "pool_ids", buf, sizeof(buf)) < 0)
 		return -1;
 	return parse_pool_ids(buf, ids, max);
+}
+
+/* The pool of pod @pod in @wq's pool_ids ("pod:pool ..."), or -1. */
+static inline int wq_pod_pool(const char *wq, int pod)
+{
+	char buf[1024], *p = buf;
+	int d, pool, used;
+
+	if (wq_get(wq, "pool_ids", buf, sizeof(buf)) < 0)
+		return -1;
+	while (sscanf(p, " %d:%d%n", &d, &pool, &used) == 2) {
+		if (d == pod)
+			return pool;
+		p += used;
+	}
+	return -1;
+}
+
+/* Run the calling thread on @cpu only. */
+static inline int wqrt_pin(int cpu)
+{
+	cpu_set_t set;
+
+	CPU_ZERO(&set);
+	CPU_SET(cpu, &set);
+	return sched_setaffinity(0, sizeof(set), &set) ? -errno : 0;
 }
 
 /* ------------------------------------------------------------------ */
@@ -718,6 +827,27 @@ static inline bool cpu_hotpluggable(int cpu)
 /* The kernel log                                                      */
 
 /*
+ * The text of the next record of /dev/kmsg opened on fd (O_NONBLOCK), in
+ * rec: after the "level,seq,time,flags;" prefix. NULL at the end. Records
+ * overwritten before they were read (EPIPE) are passed over.
+ */
+static inline char *wqrt_kmsg_next(int fd, char *rec, size_t size)
+{
+	for (;;) {
+		ssize_t r = read(fd, rec, size - 1);
+		char *text;
+
+		if (r < 0 && errno == EPIPE)
+			continue;
+		if (r <= 0)
+			return NULL;
+		rec[r] = '\0';
+		text = strchr(rec, ';');
+		return text ? text + 1 : rec;
+	}
+}
+
+/*
  * Open /dev/kmsg positioned after the last record, so that
  * kmsg_reports() sees only what the kernel logs from now on.
  */
@@ -743,28 +873,18 @@ static inline int kmsg_reports(int fd, char *out, size_t len)
 		"WARNING:", "BUG:", "possible circular locking",
 		"inconsistent lock state", "INFO: task",
 	};
-	char rec[2048];
+	char rec[2048], *text;
 	size_t used = 0;
 	int found = 0;
 	unsigned int i;
-	ssize_t n;
 
 	if (len)
 		out[0] = '\0';
-	for (;;) {
-		n = read(fd, rec, sizeof(rec) - 1);
-		if (n < 0 && errno == EPIPE)	/* overwritten: read on */
-			continue;
-		if (n <= 0)
-			break;
-		rec[n] = '\0';
+	while ((text = wqrt_kmsg_next(fd, rec, sizeof(rec)))) {
 		for (i = 0; i < sizeof(marks) / sizeof(marks[0]); i++) {
-			const char *text = strchr(rec, ';');
-
-			if (!strstr(rec, marks[i]))
+			if (!strstr(text, marks[i]))
 				continue;
 			found++;
-			text = text ? text + 1 : rec;
 			if (used < len)
 				used += snprintf(out + used, len - used, "%.*s",
 						 (int)strcspn(text, "\n") + 1, text);
