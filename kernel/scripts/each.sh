@@ -28,6 +28,25 @@ export WQRT_TREE=${WQRT_TREE_PREFIX:-}each
 kdir="$WQRT_CACHE/tree/$WQRT_TREE"
 vm="$WQRT_TOP/selftests/vm/vm.sh"
 
+# build_kernel points build/kernel-FLAVOUR at the tree it built, here the
+# "each" tree. Put the links back on exit, so that a later "make vm-test"
+# in this checkout boots the test kernel and not the last prefix.
+declare -A saved_link
+for flavour in test race; do
+	saved_link[$flavour]=$(readlink "$WQRT_BUILD/kernel-$flavour" 2>/dev/null || true)
+done
+restore_links() {
+	local flavour
+	for flavour in "${!saved_link[@]}"; do
+		if [ -n "${saved_link[$flavour]}" ]; then
+			ln -sfn "${saved_link[$flavour]}" "$WQRT_BUILD/kernel-$flavour"
+		else
+			rm -f "$WQRT_BUILD/kernel-$flavour"
+		fi
+	done
+}
+trap restore_links EXIT
+
 # A state passed before if its kernel (the tree's build key) and the tests
 # are the same.
 state_key() {

@@ -18,6 +18,9 @@ command -v wqrtd > /dev/null || skip_all "wqrtd is not on PATH"
 command -v wqrtctl > /dev/null || skip_all "wqrtctl is not on PATH"
 [ "$(series_expected)" = 1 ] ||
 	skip_all "kernel without the workqueue RT series (wqrt.series=0, or no policy attribute)"
+# the ERANGE of nr_idle_extra is what this tests
+reserve_expected ||
+	skip_all "a prefix of the series without nr_idle_extra (its patch 9)"
 [ -d "$WQDIR/$CAPPED" ] || insmod "$MOD" ||
 	skip_all "no $MOD to create $CAPPED and $KEPT"
 NCPU=$(nproc)
