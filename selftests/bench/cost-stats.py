@@ -16,7 +16,6 @@
 #
 # Python's standard library only.
 import bisect
-import importlib.util
 import os
 import random
 import re
@@ -24,12 +23,8 @@ import statistics
 import sys
 
 sys.dont_write_bytecode = True  # no __pycache__ in the source tree
-_spec = importlib.util.spec_from_file_location(
-	"latency_stats",
-	os.path.join(os.path.dirname(os.path.abspath(__file__)), "latency-stats.py"))
-_ls = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(_ls)
-quantile = _ls.quantile
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from benchstats import quantile, resample  # noqa: E402
 
 METRICS = ("insns", "atomics", "fences", "wlines", "rlines", "apic", "halts")
 NR_BUCKETS = 4096  # wqcount.c: local windows are numbered from here

@@ -24,19 +24,14 @@
 # median of the per-round ratios (both kernels booted in the same round),
 # its interval from resampling the rounds, and how many rounds went which
 # way.
-import importlib.util
 import os
 import random
 import statistics
 import sys
 
 sys.dont_write_bytecode = True  # no __pycache__ in the source tree
-_spec = importlib.util.spec_from_file_location(
-	"latency_stats",
-	os.path.join(os.path.dirname(os.path.abspath(__file__)), "latency-stats.py"))
-_ls = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(_ls)
-quantile = _ls.quantile
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from benchstats import quantile, resample  # noqa: E402
 
 SCOPES = ("cpu", "smt", "cache", "numa", "system")
 # lock_stat columns shown, the time ones in ns

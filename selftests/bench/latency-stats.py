@@ -25,6 +25,10 @@ import os
 import random
 import sys
 
+sys.dont_write_bytecode = True  # no __pycache__ in the source tree
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from benchstats import quantile, resample  # noqa: E402
+
 INF = math.inf
 
 
@@ -55,12 +59,6 @@ def read(path):
 	return data, hist, timer
 
 
-def quantile(sorted_xs, q):
-	"""nearest rank: the smallest value with at least q of them at or below"""
-	n = len(sorted_xs)
-	return sorted_xs[min(n - 1, max(0, math.ceil(q * n) - 1))]
-
-
 QS = (0.5, 0.99, 0.999)
 
 
@@ -68,24 +66,6 @@ def stats(xs, deadline_ns):
 	s = sorted(xs)
 	miss = sum(1 for x in s if x > deadline_ns)
 	return [quantile(s, q) for q in QS] + [100.0 * miss / len(s), s[-1]]
-
-
-def resample(rounds, block, rng):
-	out = []
-	for xs in rounds:
-		n = len(xs)
-		if block <= 1 or n <= block:
-			out.extend(rng.choices(xs, k=n))
-			continue
-		# circular blocks: every period as likely to be drawn as another
-		ring = xs + xs[:block]
-		k = 0
-		while k < n:
-			s = rng.randrange(n)
-			take = min(block, n - k)
-			out.extend(ring[s:s + take])
-			k += take
-	return out
 
 
 def bootstrap(rounds, deadline_ns, block, boot, rng):

@@ -11,22 +11,17 @@
 # whole bursts of 8 items). Wider intervals: a comparison is told apart
 # here only if the rounds agree. Python's standard library only;
 # SEED (1) and BOOT (1000) from the environment.
-import importlib.util
 import lzma
 import os
 import random
 import sys
 
-# the circular blocks within a round are latency-stats.py's own
-_spec = importlib.util.spec_from_file_location(
-	"latency_stats",
-	os.path.join(os.path.dirname(os.path.abspath(__file__)), "latency-stats.py"))
-latency_stats = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(latency_stats)
+sys.dont_write_bytecode = True  # no __pycache__ in the source tree
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from benchstats import quantile, resample  # noqa: E402
 
-
-# nearest rank, latency-stats.py's
-q = latency_stats.quantile
+# nearest rank, as latency-stats.py's
+q = quantile
 
 
 def read(path):
@@ -63,7 +58,7 @@ def boot(rounds, block, nboot, rng):
 	for _ in range(nboot):
 		out = []
 		for k in [rng.choice(keys) for _ in keys]:
-			out.extend(latency_stats.resample([rounds[k]], block, rng))
+			out.extend(resample([rounds[k]], block, rng))
 		st = stats(out)
 		for i in (0, 1, 2, 3, 5):
 			if st[i] is not None:
