@@ -914,17 +914,21 @@ out:
 	return ret;
 }
 
-static int flush_show(struct seq_file *m, void *v)
+/*
+ * A command's debugfs file shows the command's last result, the buffer that
+ * is the file's private data, read under bench_mutex as the command writes it.
+ */
+static int result_show(struct seq_file *m, void *v)
 {
 	mutex_lock(&bench_mutex);
-	seq_puts(m, flush_result);
+	seq_puts(m, m->private);
 	mutex_unlock(&bench_mutex);
 	return 0;
 }
 
-static int flush_open(struct inode *inode, struct file *file)
+static int result_open(struct inode *inode, struct file *file)
 {
-	return single_open(file, flush_show, NULL);
+	return single_open(file, result_show, inode->i_private);
 }
 
 static ssize_t flush_write(struct file *file, const char __user *ubuf,
@@ -949,7 +953,7 @@ static ssize_t flush_write(struct file *file, const char __user *ubuf,
 
 static const struct file_operations flush_fops = {
 	.owner = THIS_MODULE,
-	.open = flush_open,
+	.open = result_open,
 	.read = seq_read,
 	.llseek = seq_lseek,
 	.release = single_release,
@@ -967,7 +971,7 @@ static int flush_bench_init(struct dentry *dir)
 			destroy_workqueue(fb_unbound);
 		return -ENOMEM;
 	}
-	debugfs_create_file("flush", 0600, dir, NULL, &flush_fops);
+	debugfs_create_file("flush", 0600, dir, flush_result, &flush_fops);
 	return 0;
 }
 
@@ -1017,10 +1021,18 @@ static void flush_bench_exit(void)
 #ifdef CONFIG_X86_64
 /* nopl DISP32(%rax): a NOP that only the markers encode with this DISP32 */
 #define WQC_MARK(cmd, bucket)						\
-	asm volatile("nopl %c0(%%rax)" ::				\
-		     "i"(WQC_MAGIC | (cmd) << 12 | (bucket)) : "memory")
+	({								\
+		asm volatile("nopl %c0(%%rax)" ::			\
+			     "i"(WQC_MAGIC | (cmd) << 12 | (bucket)) :	\
+			     "memory");					\
+	})
 #else
-#define WQC_MARK(cmd, bucket)	barrier()
+#define WQC_MARK(cmd, bucket)						\
+	do {								\
+		(void)(cmd);						\
+		(void)(bucket);						\
+		barrier();						\
+	} while (0)
 #endif
 
 enum cost_kind { COST_QUEUE, COST_BURST_KIND, COST_FLUSH_IDLE, COST_QF,
@@ -1116,6 +1128,16 @@ static void cost_queue_once(struct cost_run *cr, struct workqueue_struct *wq,
 	flush_work(&it->work);
 }
 
+/* the burst of cost_burst_once(), inside its counting window */
+static void cost_queue_burst(struct cost_run *cr, struct workqueue_struct *wq,
+			     int cpu)
+{
+	unsigned int i;
+
+	for (i = 0; i < COST_BURST; i++)
+		queue_work_on(cpu, wq, &cr->items[i].work);
+}
+
 static void cost_burst_once(struct cost_run *cr, struct workqueue_struct *wq,
 			    int cpu)
 {
@@ -1128,11 +1150,9 @@ static void cost_burst_once(struct cost_run *cr, struct workqueue_struct *wq,
 		cr->items[i].done = &done;
 	}
 	if (cr->cc->percpu)
-		COST_LOCAL(cr, 30, for (i = 0; i < COST_BURST; i++)
-			queue_work_on(cpu, wq, &cr->items[i].work));
+		COST_LOCAL(cr, 30, cost_queue_burst(cr, wq, cpu));
 	else
-		COST_LOCAL(cr, 40, for (i = 0; i < COST_BURST; i++)
-			queue_work_on(cpu, wq, &cr->items[i].work));
+		COST_LOCAL(cr, 40, cost_queue_burst(cr, wq, cpu));
 	wait_for_completion(&done);
 	for (i = 0; i < COST_BURST; i++)
 		flush_work(&cr->items[i].work);
@@ -1201,7 +1221,7 @@ static int cost_thread_fn(void *arg)
 	return 0;
 }
 
-static int cost_note(const char *fmt, ...)
+static __printf(1, 2) int cost_note(const char *fmt, ...)
 {
 	size_t room = PAGE_SIZE - cost_result_len;
 	va_list args;
@@ -1271,19 +1291,6 @@ out:
 	return ret;
 }
 
-static int cost_show(struct seq_file *m, void *v)
-{
-	mutex_lock(&bench_mutex);
-	seq_puts(m, cost_result);
-	mutex_unlock(&bench_mutex);
-	return 0;
-}
-
-static int cost_open(struct inode *inode, struct file *file)
-{
-	return single_open(file, cost_show, NULL);
-}
-
 static ssize_t cost_write(struct file *file, const char __user *ubuf,
 			  size_t len, loff_t *ppos)
 {
@@ -1307,7 +1314,7 @@ static ssize_t cost_write(struct file *file, const char __user *ubuf,
 
 static const struct file_operations cost_fops = {
 	.owner = THIS_MODULE,
-	.open = cost_open,
+	.open = result_open,
 	.read = seq_read,
 	.llseek = seq_lseek,
 	.release = single_release,
@@ -1327,7 +1334,7 @@ static int cost_bench_init(struct dentry *dir)
 		kfree(cost_result);
 		return -ENOMEM;
 	}
-	debugfs_create_file("cost", 0600, dir, NULL, &cost_fops);
+	debugfs_create_file("cost", 0600, dir, cost_result, &cost_fops);
 	return 0;
 }
 
