@@ -45,6 +45,7 @@ help:
 	@echo "  make vm-many-cpus  the reserve tests on the test kernel with 64 possible CPUs, 2 online"
 	@echo "  make bench         benchmarks: dispatch latency under load, enqueue throughput, flush rates, IMU over UART, wqrtd's reaction time (build/bench/)"
 	@echo "  make bench-cost    what the series costs queue_work() and flushes: counts, then times, plain 6.12 vs the series"
+	@echo "  make bench-reserve the memory one worker of a reserve (nr_idle_extra) costs, on the production-like kernel"
 	@echo "  make install       install wqrtd, wqrtctl, the unit, man pages (DESTDIR, PREFIX)"
 	@echo "  make uninstall     remove what make install installed (same DESTDIR, PREFIX)"
 	@echo "  make deb           the Debian packages wqrtd, wqrt-selftests and wqrt-selftests-dkms"
@@ -192,7 +193,7 @@ distclean: clean
 	rm -rf $(BUILD)
 
 # Benchmarks: numbers, never tests. Tables and plots under build/bench/.
-.PHONY: bench bench-latency bench-enqueue bench-flush bench-imu bench-reaction bench-cost
+.PHONY: bench bench-latency bench-enqueue bench-flush bench-imu bench-reaction bench-cost bench-reserve
 bench: bench-latency bench-enqueue bench-flush bench-imu bench-reaction
 
 # the base case, then the scenarios of issue 18.6 on prod and prod-plain
@@ -206,6 +207,11 @@ bench-enqueue: deps
 
 bench-flush: deps
 	@selftests/bench/run.sh flush
+
+# issue 32.3: the memory of a reserve of idle workers, per worker, on the
+# production-like kernel (ROUNDS boots, SIZES: selftests/bench/run.sh)
+bench-reserve: deps
+	@selftests/bench/run.sh reserve
 
 # issue 29, before a change to the workqueue patches: what the series
 # adds to queue_work() and flushes, counted (host-independent) and timed,
