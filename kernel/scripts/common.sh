@@ -192,7 +192,7 @@ flavour_spec() {
 	prod-plain) FL_SERIES=0 FL_FRAGMENTS="wqrt.config prod.config" ;;
 	prod-alt) FL_SERIES=1 FL_VARIANT=wake-q
 		FL_FRAGMENTS="wqrt.config prod.config" ;;
-	flush-nosync) FL_SERIES=1 FL_VARIANT=flush-nosync
+	flush-nosync) FL_SERIES=1 FL_VARIANT="debug-knobs flush-nosync"
 		FL_FRAGMENTS="$TEST_FRAGMENTS debug-series.config?" ;;
 	bench-flush) FL_SERIES=1 FL_VARIANT=possible-cpus
 		FL_FRAGMENTS="bench-flush.config" ;;
