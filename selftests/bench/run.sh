@@ -649,13 +649,14 @@ cost)
 	# each; cost-stats.py names where they happen. Times second:
 	# ROUNDS (3) rounds; in each, prod-plain and prod boot in a seeded
 	# random order for enqueue (the cpu and system affinity scopes,
-	# PRODUCERS x ITEMS, 8 x 50000), then prod-flush-plain and
-	# prod-flush (prod and prod-plain with kernel/variants/possible-cpus,
-	# booted with -smp 2,maxcpus=64: NR_CPUS is prod's 64) for the two
-	# flush cases the series made slower on the flush kernels
-	# (FLUSH_CASES, REPS x MS ms). Per-round ratios with intervals that
-	# resample the rounds, the smallest cost the run could see, the
-	# host's load and steal time per boot. COUNTS=0 or TIMES=0 skips a
+	# PRODUCERS x ITEMS, 8 x 50000, REPS samples each), then
+	# prod-flush-plain and prod-flush (prod and prod-plain with
+	# kernel/variants/possible-cpus, booted with -smp 2,maxcpus=64:
+	# NR_CPUS is prod's 64) for the two flush cases the series made
+	# slower on the flush kernels (FLUSH_CASES, REPS x MS ms).
+	# Per-round ratios with intervals that resample the rounds, the
+	# smallest cost the run could see, the host's load and steal time
+	# per boot. COUNTS=0 or TIMES=0 skips a
 	# part; TAG names the result files (cost-DATE-TAG.*); PREFIX_TREE
 	# builds the prefixes of COUNT_KERNELS in one tree (above). The boots
 	# hold /tmp/wqrt-bench.lock, as bench-enqueue's do.
@@ -785,8 +786,7 @@ cost)
 				grep -q '^I kernel' "$log" || { cat "$out/cost-t-$k-$r.vmout"; exit 1; }
 				grep '^E ' "$log" && { cat "$out/cost-t-$k-$r.vmout"; exit 1; }
 				echo "$k $r H load $l0 steal $(steal_pct "$s0" "$(steal)") % accel $(accel_of "cost-t-$k-$r") $(grep '^I clocksource' "$log" | awk '{ print $3 }' | paste -sd, -)" >>"$raw"
-				awk -v p="$k $r" '$1 == "T" { print p, $2, $3 }' "$log" >>"$raw"
-				# a flush case's figure in a boot: the median of its samples
+				# a metric's figure in a boot: the median of its samples
 				awk '$1 == "S" { print $2, $3 }' "$log" | sort -k1,1 -k2g |
 					awk -v p="$k $r" '{ v[$1] = v[$1] " " $2 } END {
 						for (m in v) { n = split(v[m], a, " "); print p, m, a[int((n + 1) / 2)] } }' >>"$raw"
@@ -801,11 +801,12 @@ cost)
 			echo "$rounds rounds. In each, prod-plain and prod (-smp 2) boot in an order"
 			echo "drawn from seed $seed, for seed 000's enqueue benchmark: $producers producer kthreads"
 			echo "x $items work items on a WQ_UNBOUND workqueue in the affinity scope cpu (a"
-			echo "pool per CPU: per-CPU) and system (one pool for both CPUs: shared), after"
-			echo "a warm-up; then prod-flush-plain and prod-flush (the same kernels with"
+			echo "pool per CPU: per-CPU) and system (one pool for both CPUs: shared), $reps"
+			echo "samples each, the scopes alternating, each after a warm-up; then prod-flush-plain and prod-flush (the same kernels with"
 			echo "kernel/variants/possible-cpus, -smp 2,maxcpus=64: 64 possible, 2 online"
 			echo "CPUs) in an order drawn from seed $((seed + 1)), for seed 003's flush rates"
-			echo "of $flush_cases ($reps samples of $ms ms each, the median a boot). The"
+			echo "of $flush_cases ($reps samples of $ms ms each). A metric's figure in a"
+			echo "boot is the median of its samples. The"
 			echo "second kernel of a pair against the first: the median of the per-round"
 			echo "ratios, a bootstrap 95 % interval that resamples the rounds (boots);"
 			echo "\"smallest cost detectable\" is half that interval's width: a true"

@@ -4,12 +4,12 @@
 # Runs inside the VM (make bench-cost, its timed part). MODE=enqueue: seed
 # 000's enqueue benchmark (wqrt_bench's enqueue: PRODUCERS kthreads x ITEMS
 # work items on WQ_UNBOUND wqrt_bench) in the affinity scope cpu (a pool
-# per CPU) and system (one pool for all CPUs), after a warm-up each; the
-# layout each scope gave is probed as make bench-enqueue does. MODE=flush:
-# seed 003's flush rates (wqrt_bench's flush) of FLUSH_CASES, REPS samples
-# of MS milliseconds each, interleaved. Prints "T METRIC VALUE" per figure
-# and "S METRIC VALUE" per sample (run.sh takes a case's median sample as
-# the boot's figure). run.sh sets the settings on the next lines.
+# per CPU) and system (one pool for all CPUs), REPS samples each, the
+# scopes alternating, after a warm-up each; the layout each scope gave is
+# probed as make bench-enqueue does. MODE=flush: seed 003's flush rates
+# (wqrt_bench's flush) of FLUSH_CASES, REPS samples of MS milliseconds
+# each, interleaved. Prints "S METRIC VALUE" per sample (run.sh takes a
+# metric's median sample as the boot's figure). run.sh sets the settings on the next lines.
 MODE=enqueue
 PRODUCERS=8
 ITEMS=50000
@@ -25,20 +25,27 @@ ctl=/sys/kernel/debug/wqrt_bench
 case "$MODE" in
 enqueue)
 	wq=/sys/devices/virtual/workqueue/wqrt_bench
-	for scope in cpu system; do
-		name=percpu
-		[ "$scope" = system ] && name=shared
-		echo "$scope" >"$wq/affinity_scope" || { echo "E scope $scope refused"; exit 1; }
-		echo 1 >"$ctl/layout" || { echo "E layout probe failed"; exit 1; }
-		# CPU COMM ...: the kworker/uPOOL:N that ran an item queued there
-		echo "L $scope $(awk '{ printf " cpu%s:%s", $1, $2 }' "$ctl/layout")"
-		echo "$PRODUCERS 2000" >"$ctl/enqueue"
-		echo "$PRODUCERS $ITEMS" >"$ctl/enqueue" || { echo "E enqueue failed"; exit 1; }
-		# shellcheck disable=SC2046 # the result line, one word a field
-		set -- $(cat "$ctl/enqueue")
-		echo "T ${name}_items_per_sec $2"
-		echo "T ${name}_p50_ns $4"
-		echo "T ${name}_p99_ns $6"
+	# REPS samples a scope, the scopes alternating: a boot's figure is
+	# the median sample, so one disturbed sample does not decide it
+	for r in $(seq 1 "$REPS"); do
+		for scope in cpu system; do
+			name=percpu
+			[ "$scope" = system ] && name=shared
+			echo "$scope" >"$wq/affinity_scope" || { echo "E scope $scope refused"; exit 1; }
+			if [ "$r" = 1 ]; then
+				echo 1 >"$ctl/layout" || { echo "E layout probe failed"; exit 1; }
+				# CPU COMM ...: the kworker/uPOOL:N that ran an item queued there
+				echo "L $scope $(awk '{ printf " cpu%s:%s", $1, $2 }' "$ctl/layout")"
+			fi
+			# a warm-up after each scope change: the new pool's workers exist
+			echo "$PRODUCERS 2000" >"$ctl/enqueue"
+			echo "$PRODUCERS $ITEMS" >"$ctl/enqueue" || { echo "E enqueue failed"; exit 1; }
+			# shellcheck disable=SC2046 # the result line, one word a field
+			set -- $(cat "$ctl/enqueue")
+			echo "S ${name}_items_per_sec $2"
+			echo "S ${name}_p50_ns $4"
+			echo "S ${name}_p99_ns $6"
+		done
 	done
 	;;
 flush)
