@@ -151,7 +151,7 @@ def counts(d, kernels):
 			windows, hist, _, syms = data[k]
 			nwin = {s: len(windows.get(b, {}).get(s, [])) for s in ("op", "other")}
 			for (hb, side, metric, pc, cs), n in hist.items():
-				if hb != b or not nwin.get(side):
+				if hb != b or not nwin.get(side) or metric == "insns":
 					continue
 				f, c = syms.fn(pc), syms.fn(cs)
 				key = (metric, side, f, c)
@@ -179,6 +179,57 @@ def counts(d, kernels):
 				cells.append("%.2f" % x)
 			out.append("| %s | %s | `%s <- %s` | %s |" % (
 				what, side, f, c, " | ".join(cells)))
+		out.append("")
+	out.append(insns_by_function(data, kernels, buckets))
+	return "\n".join(out)
+
+
+def insns_by_function(data, kernels, buckets):
+	"""Where the instructions go: the functions whose mean instructions
+	per operation differ from the baseline's by INSNS_MIN (20) or more in
+	some kernel, largest difference first, at most INSNS_ROWS (12) a
+	case. Means include the timer ticks that land in windows, which is
+	why the tick's functions show as differences too."""
+	base = kernels[0]
+	lim = float(os.environ.get("INSNS_MIN", "20"))
+	nrows = int(os.environ.get("INSNS_ROWS", "12"))
+	out = ["### Where the instructions go, by function\n",
+	       "Mean instructions per operation in each function (a "
+	       "translation block counted in the function of its first "
+	       "instruction), the rows that differ from %s by %g or more in "
+	       "some kernel, the largest difference first, at most %d a case. "
+	       "The means include the timer ticks that land in a window." % (
+		       base, lim, nrows), ""]
+	for b in sorted(buckets, key=lambda b: (b % NR_BUCKETS, b)):
+		case, win, runs, ops = buckets[b]
+		table = {}
+		for k in kernels:
+			windows, hist, _, syms = data[k]
+			nwin = {s: len(windows.get(b, {}).get(s, [])) for s in ("op", "other")}
+			for (hb, side, metric, pc, cs), n in hist.items():
+				if hb != b or metric != "insns" or not nwin.get(side):
+					continue
+				key = (side, syms.fn(pc))
+				v = table.setdefault(key, {})
+				v[k] = v.get(k, 0.0) + n / nwin[side] / ops
+		rows = []
+		for key, v in table.items():
+			d = max(abs(v.get(k, 0.0) - v.get(base, 0.0)) for k in kernels)
+			if d >= lim:
+				rows.append((d, key, v))
+		if not rows:
+			continue
+		rows.sort(key=lambda r: -r[0])
+		out.append("#### %s, %s%s\n" % (case, win,
+			" (per item of %d)" % ops if ops > 1 else ""))
+		out.append("| side | function | " + " | ".join(kernels) + " |")
+		out.append("|" + "---|" * (2 + len(kernels)))
+		for d, (side, f), v in rows[:nrows]:
+			cells = ["%.0f" % v.get(base, 0.0)]
+			for k in kernels[1:]:
+				cells.append("%.0f (%+.0f)" % (v.get(k, 0.0),
+					v.get(k, 0.0) - v.get(base, 0.0)))
+			out.append("| %s | `%s` | %s |" % (side, f, " | ".join(cells)))
 		out.append("")
 	return "\n".join(out)
 

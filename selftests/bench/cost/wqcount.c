@@ -36,8 +36,10 @@
  *   and side, and
  *   "H BUCKET SIDE KIND PC CALLSITE COUNT": where the atomics, fences and
  *   line transfers happened (the guest PC, and the call site that entered
- *   the function it is in, from a shadow call stack), summed over windows.
- * selftests/bench/cost-report.py turns them into tables with symbols.
+ *   the function it is in, from a shadow call stack), summed over windows;
+ *   for insns, the first PC of each translation block executed, with
+ *   CALLSITE 0.
+ * selftests/bench/cost-stats.py turns them into tables with symbols.
  *
  * Plugin arguments: lines=off skips the coherence model (no memory
  * callbacks: the guest runs faster). Counting assumes a single TCG thread
@@ -116,6 +118,7 @@ void qemu_plugin_register_vcpu_mem_cb(struct qemu_plugin_insn *insn,
 void qemu_plugin_register_atexit_cb(qemu_plugin_id_t id,
 				    qemu_plugin_udata_cb_t cb, void *userdata);
 size_t qemu_plugin_tb_n_insns(const struct qemu_plugin_tb *tb);
+uint64_t qemu_plugin_tb_vaddr(const struct qemu_plugin_tb *tb);
 struct qemu_plugin_insn *qemu_plugin_tb_get_insn(const struct qemu_plugin_tb *tb,
 						 size_t idx);
 const void *qemu_plugin_insn_data(const struct qemu_plugin_insn *insn);
@@ -257,24 +260,24 @@ static void account(unsigned int vcpu, enum metric m, uint64_t n, uint64_t pc)
 
 	if (vcpu >= MAX_VCPUS)
 		return;
+	/*
+	 * Instructions are kept by the translation block's first PC alone:
+	 * by call site too, they would be most of the histogram.
+	 */
+	if ((global_win.open || local_win[vcpu].open) && m != M_INSNS)
+		k.callsite = callsite_of(vcpu);
 	if (global_win.open) {
 		k.side = vcpu == global_win.opener ? SIDE_OP : SIDE_OTHER;
 		global_win.count[k.side][m] += n;
-		if (m != M_INSNS) {
-			k.bucket = global_win.bucket;
-			k.callsite = callsite_of(vcpu);
-			hist_add(&k, n);
-		}
+		k.bucket = global_win.bucket;
+		hist_add(&k, n);
 	}
 	if (local_win[vcpu].open) {
 		local_win[vcpu].count[SIDE_OP][m] += n;
-		if (m != M_INSNS) {
-			k.side = SIDE_OP;
-			/* local buckets are kept apart from global ones */
-			k.bucket = local_win[vcpu].bucket + NR_BUCKETS;
-			k.callsite = callsite_of(vcpu);
-			hist_add(&k, n);
-		}
+		k.side = SIDE_OP;
+		/* local buckets are kept apart from global ones */
+		k.bucket = local_win[vcpu].bucket + NR_BUCKETS;
+		hist_add(&k, n);
 	}
 }
 
@@ -328,9 +331,16 @@ static void marker_exec(unsigned int vcpu, void *udata)
 	}
 }
 
+struct tb_info {
+	uint64_t pc;		/* of the block's first instruction */
+	uint64_t n_insns;
+};
+
 static void tb_exec(unsigned int vcpu, void *udata)
 {
-	account(vcpu, M_INSNS, (uintptr_t)udata, 0);
+	struct tb_info *ti = udata;
+
+	account(vcpu, M_INSNS, ti->n_insns, ti->pc);
 }
 
 static void insn_exec(unsigned int vcpu, void *udata)
@@ -481,9 +491,15 @@ static void tb_trans(qemu_plugin_id_t id __attribute__((unused)),
 		     struct qemu_plugin_tb *tb)
 {
 	size_t n = qemu_plugin_tb_n_insns(tb), i;
+	struct tb_info *ti = calloc(1, sizeof(*ti));
 
+	/* translations are few, their records are never freed */
+	if (!ti)
+		abort();
+	ti->pc = qemu_plugin_tb_vaddr(tb);
+	ti->n_insns = n;
 	qemu_plugin_register_vcpu_tb_exec_cb(tb, tb_exec, QEMU_PLUGIN_CB_NO_REGS,
-					     (void *)(uintptr_t)n);
+					     ti);
 	for (i = 0; i < n; i++) {
 		struct qemu_plugin_insn *insn = qemu_plugin_tb_get_insn(tb, i);
 		struct insn_info *ii = calloc(1, sizeof(*ii));
