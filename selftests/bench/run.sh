@@ -711,7 +711,7 @@ cost)
 			case "$k" in prod-flush*) smp=2,maxcpus=64 ;; esac
 			WQRT_VM_SMP=$smp WQRT_VM_TCG_THREAD=single WQRT_VM_ACCEL=tcg \
 			WQRT_VM_APPEND="$WQRT_VM_APPEND nokaslr" \
-			WQRT_VM_QEMU_ARGS="-plugin $out/wqcount.so,arg=lines=on -d plugin -D $out/cost-$k.plugin" \
+			WQRT_VM_QEMU_ARGS="-icount shift=0,sleep=off -plugin $out/wqcount.so,arg=lines=on -d plugin -D $out/cost-$k.plugin" \
 				boot "$k" "$out/stage-$k/vm-cost.sh" "cost-$k" 3600
 			after=$(cat /proc/loadavg)
 			sed -i 's/\r$//' "$out/cost-$k.log"
