@@ -737,9 +737,15 @@ cost)
 			echo "x86 atomics (LOCK-prefixed and XCHG with memory: each a full barrier),"
 			echo "fences, and cache lines (64 bytes, physical) that another vCPU wrote or"
 			echo "held last and that this one wrote (moved to it) or read (copied to it):"
-			echo "a coherence model with unbounded caches. Only the code and the"
-			echo "guest's scheduling decide them: the same kernel counts the same on"
-			echo "any host, up to the timer ticks that land in a window (medians)."
+			echo "a coherence model with unbounded caches. The guest's clock runs on"
+			echo "instructions (-icount shift=0,sleep=off: a nanosecond each, idle time"
+			echo "skipped), so timer ticks land at the same instructions on any host;"
+			echo "what still varies from boot to boot is the guest's own state (the"
+			echo "scheduler's balancing): two boots of one kernel, one beside two CPU"
+			echo "hogs, differed by up to 100 instructions and 3 atomics at a case's"
+			echo "median on the vCPU that queued or flushed (cost-2026-12-02-repro.md"
+			echo "against cost-2026-12-02-counts.md). By function (below) the series'"
+			echo "own code stands out of that: it runs in every window."
 			echo
 			for k in $count_kernels; do
 				echo "### $k"
