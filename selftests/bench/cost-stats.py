@@ -246,6 +246,9 @@ def times(raw, pairs, seed, boot):
 			if w[2] == "H":
 				env[(w[0], int(w[1]))] = " ".join(w[3:])
 				continue
+			if w[2] == "R":
+				# a boot's raw sample or layout, kept for the record
+				continue
 			vals.setdefault((w[0], w[2]), {})[int(w[1])] = float(w[3])
 	out = []
 	metrics = []

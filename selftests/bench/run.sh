@@ -681,7 +681,9 @@ cost)
 		awk '$1 == "cpu" { t = 0; for (i = 2; i <= NF; i++) t += $i; print $9, t }' /proc/stat
 	}
 	steal_pct() { # BEFORE AFTER ("steal total" each): % of the host's CPU time stolen
-		echo "$1 $2" | awk '{ d = $4 - $2; printf "%.1f", d > 0 ? 100 * ($3 - $1) / d : 0 }'
+		# the conditional in parentheses: a bare ">" after printf's
+		# arguments would redirect its output to a file
+		echo "$1 $2" | awk '{ d = $4 - $2; printf "%.1f", (d > 0 ? 100 * ($3 - $1) / d : 0) }'
 	}
 	kernels_built=
 	build_once() { # KERNEL: build it and its module once per run

@@ -69,4 +69,8 @@ flush)
 	;;
 esac
 echo "I clocksource $(cat /sys/devices/system/clocksource/clocksource0/current_clocksource 2>/dev/null || echo unknown)"
+# how this boot calibrated its clocks: under TCG the TSC and local APIC
+# timer calibrations differ from boot to boot, and every rate above is
+# in this boot's nanoseconds
+dmesg | grep -iE 'tsc|clocksource|calibrat|apic timer|bogomips' | sed 's/^/I dmesg /'
 exit 0
