@@ -146,17 +146,10 @@ def counts(d, kernels):
 		   "operation.\n")
 	for b in sorted(buckets, key=lambda b: (b % NR_BUCKETS, b)):
 		case, win, runs, ops = buckets[b]
-		table = {}
-		for k in kernels:
-			windows, hist, _, syms = data[k]
-			nwin = {s: len(windows.get(b, {}).get(s, [])) for s in ("op", "other")}
-			for (hb, side, metric, pc, cs), n in hist.items():
-				if hb != b or not nwin.get(side) or metric == "insns":
-					continue
-				f, c = syms.fn(pc), syms.fn(cs)
-				key = (metric, side, f, c)
-				table.setdefault(key, {}).setdefault(k, 0.0)
-				table[key][k] += n / nwin[side] / ops
+		table = hist_means(data, kernels, b, ops,
+				   lambda metric: metric != "insns",
+				   lambda syms, metric, side, pc, cs:
+				   (metric, side, syms.fn(pc), syms.fn(cs)))
 		rows = [(key, v) for key, v in table.items()
 			if max(v.values()) >= 0.1]
 		if not rows:
@@ -184,6 +177,22 @@ def counts(d, kernels):
 	return "\n".join(out)
 
 
+def hist_means(data, kernels, bucket, ops, keep, key):
+	"""{key: {kernel: mean per operation}} of the plugin's H counts of
+	BUCKET whose metric KEEP accepts, summed under KEY(syms, metric,
+	side, pc, callsite) and divided by the windows of their side."""
+	table = {}
+	for k in kernels:
+		windows, hist, _, syms = data[k]
+		nwin = {s: len(windows.get(bucket, {}).get(s, [])) for s in ("op", "other")}
+		for (hb, side, metric, pc, cs), n in hist.items():
+			if hb != bucket or not nwin.get(side) or not keep(metric):
+				continue
+			v = table.setdefault(key(syms, metric, side, pc, cs), {})
+			v[k] = v.get(k, 0.0) + n / nwin[side] / ops
+	return table
+
+
 def insns_by_function(data, kernels, buckets):
 	"""Where the instructions go: the functions whose mean instructions
 	per operation differ from the baseline's by INSNS_MIN (20) or more in
@@ -202,16 +211,10 @@ def insns_by_function(data, kernels, buckets):
 		       base, lim, nrows), ""]
 	for b in sorted(buckets, key=lambda b: (b % NR_BUCKETS, b)):
 		case, win, runs, ops = buckets[b]
-		table = {}
-		for k in kernels:
-			windows, hist, _, syms = data[k]
-			nwin = {s: len(windows.get(b, {}).get(s, [])) for s in ("op", "other")}
-			for (hb, side, metric, pc, cs), n in hist.items():
-				if hb != b or metric != "insns" or not nwin.get(side):
-					continue
-				key = (side, syms.fn(pc))
-				v = table.setdefault(key, {})
-				v[k] = v.get(k, 0.0) + n / nwin[side] / ops
+		table = hist_means(data, kernels, b, ops,
+				   lambda metric: metric == "insns",
+				   lambda syms, metric, side, pc, cs:
+				   (side, syms.fn(pc)))
 		rows = []
 		for key, v in table.items():
 			d = max(abs(v.get(k, 0.0) - v.get(base, 0.0)) for k in kernels)
