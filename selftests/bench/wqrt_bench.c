@@ -931,6 +931,18 @@ static int result_open(struct inode *inode, struct file *file)
 	return single_open(file, result_show, inode->i_private);
 }
 
+/* a command written to one of the files: into @buf, NUL-terminated */
+static int copy_command(char *buf, size_t size, const char __user *ubuf,
+			size_t len)
+{
+	if (len >= size)
+		return -EINVAL;
+	if (copy_from_user(buf, ubuf, len))
+		return -EFAULT;
+	buf[len] = '\0';
+	return 0;
+}
+
 static ssize_t flush_write(struct file *file, const char __user *ubuf,
 			   size_t len, loff_t *ppos)
 {
@@ -938,11 +950,9 @@ static ssize_t flush_write(struct file *file, const char __user *ubuf,
 	unsigned int nr, ms;
 	int ret;
 
-	if (len >= sizeof(buf))
-		return -EINVAL;
-	if (copy_from_user(buf, ubuf, len))
-		return -EFAULT;
-	buf[len] = '\0';
+	ret = copy_command(buf, sizeof(buf), ubuf, len);
+	if (ret)
+		return ret;
 	if (sscanf(buf, "%15s %15s %u %u", which, wqname, &nr, &ms) != 4)
 		return -EINVAL;
 	mutex_lock(&bench_mutex);
@@ -1298,11 +1308,9 @@ static ssize_t cost_write(struct file *file, const char __user *ubuf,
 	unsigned int runs;
 	int ret;
 
-	if (len >= sizeof(buf))
-		return -EINVAL;
-	if (copy_from_user(buf, ubuf, len))
-		return -EFAULT;
-	buf[len] = '\0';
+	ret = copy_command(buf, sizeof(buf), ubuf, len);
+	if (ret)
+		return ret;
 	if (sscanf(buf, "%31s %u %7s", name, &runs, warm) < 2 ||
 	    (*warm && strcmp(warm, "warm")))
 		return -EINVAL;
@@ -1387,11 +1395,9 @@ static ssize_t cmd_write(struct file *file, const char __user *ubuf,
 	char buf[64], kind[16];
 	int ret;
 
-	if (len >= sizeof(buf))
-		return -EINVAL;
-	if (copy_from_user(buf, ubuf, len))
-		return -EFAULT;
-	buf[len] = '\0';
+	ret = copy_command(buf, sizeof(buf), ubuf, len);
+	if (ret)
+		return ret;
 
 	mutex_lock(&bench_mutex);
 	if (!strcmp(which, "layout")) {
