@@ -154,11 +154,13 @@ apply_series() {
 # repository) and FL_EXPECT (the list under selftests/vm/expect/ that
 # `vm.sh check` judges the flavour's VM suite against: which programs must
 # run, how many tests each, which may skip and why; empty: the flavour is
-# not meant for the VM suite). The kernels the VM tests boot merge the
+# not meant for the VM suite), FL_TREE (the tree under the cache it is
+# built in: its own name, or the flavour it is another name for). The kernels the VM tests boot merge the
 # kselftests' own config, so what selftests/wqrt/config asks of a board is
 # what the tests ran on.
 TEST_FRAGMENTS="wqrt.config systemd.config debug.config selftests/wqrt/config"
 flavour_spec() {
+	FL_TREE=$1
 	FL_VARIANT=
 	FL_ARCH=x86_64
 	FL_EXPECT=
@@ -188,9 +190,15 @@ flavour_spec() {
 	perf-plain) FL_SERIES=0 FL_FRAGMENTS="wqrt.config perf.config" ;;
 	perf-alt) FL_SERIES=1 FL_VARIANT=wake-q
 		FL_FRAGMENTS="wqrt.config perf.config" ;;
-	prod)	FL_SERIES=1 FL_FRAGMENTS="wqrt.config prod.config" ;;
-	prod-plain) FL_SERIES=0 FL_FRAGMENTS="wqrt.config prod.config" ;;
-	prod-alt) FL_SERIES=1 FL_VARIANT=wake-q
+	# The production-like flavours carry kernel/variants/possible-cpus:
+	# booted with -smp 2 they see what they would without it, and with
+	# -smp 2,maxcpus=N (N up to prod.config's NR_CPUS) they are the flush
+	# benchmarks' machine with many possible CPUs.
+	prod)	FL_SERIES=1 FL_VARIANT=possible-cpus
+		FL_FRAGMENTS="wqrt.config prod.config" ;;
+	prod-plain) FL_SERIES=0 FL_VARIANT=possible-cpus
+		FL_FRAGMENTS="wqrt.config prod.config" ;;
+	prod-alt) FL_SERIES=1 FL_VARIANT="wake-q possible-cpus"
 		FL_FRAGMENTS="wqrt.config prod.config" ;;
 	flush-nosync) FL_SERIES=1 FL_VARIANT="debug-knobs flush-nosync"
 		FL_FRAGMENTS="$TEST_FRAGMENTS debug-series.config?" ;;
@@ -198,10 +206,10 @@ flavour_spec() {
 		FL_FRAGMENTS="bench-flush.config" ;;
 	bench-flush-plain) FL_SERIES=0 FL_VARIANT=possible-cpus
 		FL_FRAGMENTS="bench-flush.config" ;;
-	prod-flush) FL_SERIES=1 FL_VARIANT=possible-cpus
-		FL_FRAGMENTS="wqrt.config prod.config" ;;
-	prod-flush-plain) FL_SERIES=0 FL_VARIANT=possible-cpus
-		FL_FRAGMENTS="wqrt.config prod.config" ;;
+	# names for prod and prod-plain booted with many possible CPUs (make
+	# bench-cost, make bench-flush-sweep): the same kernels, the same trees
+	prod-flush) flavour_spec prod; return 0 ;;
+	prod-flush-plain) flavour_spec prod-plain; return 0 ;;
 	*)	die "unknown kernel flavour '$1' (test, plain, test-arm64, test-kasan, no-policy, race, perf, perf-plain, perf-alt, prod, prod-plain, prod-alt, flush-nosync, bench-flush, bench-flush-plain, prod-flush, prod-flush-plain)" ;;
 	esac
 	# Every flavour starts from its architecture's own fragment.
@@ -341,7 +349,7 @@ build_kernel() {
 	local -a patches frags stable
 	flavour_spec "$flavour"
 	mapfile -t patches < <(flavour_patches "$limit")
-	tree=${WQRT_TREE:-${WQRT_TREE_PREFIX:-}$flavour}
+	tree=${WQRT_TREE:-${WQRT_TREE_PREFIX:-}$FL_TREE}
 	dir="$WQRT_CACHE/tree/$tree"
 	src="$dir/src" obj="$dir/obj"
 	BASE_REPO=$(base_repo)

@@ -24,7 +24,7 @@ trap 'rm -rf "$tmp"' EXIT
 board=$top/kernel/configs/board.config
 
 ktap_print_header
-ktap_set_plan 3
+ktap_set_plan 5
 
 for arch in x86_64 arm64; do
 	o=$tmp/$arch
@@ -43,4 +43,19 @@ done
 "$top/kernel/scripts/check-config.sh" "$kdir/obj/.config" "$top/selftests/wqrt/config" 2>&1 | sed 's/^/# /'
 ktap_test_result "the test kernel has every option of selftests/wqrt/config" \
 	"$top/kernel/scripts/check-config.sh" "$kdir/obj/.config" "$top/selftests/wqrt/config"
+# A later fragment may set what an earlier one set (prod.config's NR_CPUS
+# over wqrt.config's): the last value is checked, and still checked.
+nr=$(grep -E '^CONFIG_NR_CPUS=' "$kdir/obj/.config" | cut -d= -f2)
+printf 'CONFIG_NR_CPUS=%s\nCONFIG_SMP=y\n' "$((nr * 2))" >"$tmp/first.config"
+printf 'CONFIG_NR_CPUS=%s\n' "$nr" >"$tmp/later.config"
+printf 'CONFIG_NR_CPUS=%s\n' "$((nr + 1))" >"$tmp/other.config"
+ktap_test_result "check-config.sh: a later fragment's value replaces an earlier one's" \
+	"$top/kernel/scripts/check-config.sh" "$kdir/obj/.config" "$tmp/first.config" "$tmp/later.config"
+if "$top/kernel/scripts/check-config.sh" "$kdir/obj/.config" "$tmp/later.config" "$tmp/other.config" 2>"$tmp/err" ||
+	! grep -q "other.config: CONFIG_NR_CPUS=$((nr + 1)) was dropped" "$tmp/err"; then
+	sed 's/^/# /' "$tmp/err"
+	ktap_test_fail "check-config.sh: a later fragment's value that the .config lacks fails, naming that fragment"
+else
+	ktap_test_pass "check-config.sh: a later fragment's value that the .config lacks fails, naming that fragment"
+fi
 ktap_finished
