@@ -69,6 +69,23 @@ write_cover_letter() {
 	note "wrote kernel/patches/0000-cover-letter.patch"
 }
 
+# check_cover_letter: the exported cover letter carries cover-letter.txt's
+# subject and text. The patch is written from the text; an edit made to the
+# patch alone would be lost at the next export.
+check_cover_letter() {
+	local text="$WQRT_KDIR/cover-letter.txt" patch="$WQRT_KDIR/patches/0000-cover-letter.patch"
+	[ -f "$text" ] && [ -f "$patch" ] || return 0
+	grep -qxF "Subject: [PATCH 00/$(grep -c . "$WQRT_KDIR/series")] $(head -n1 "$text")" "$patch" || {
+		echo "checkpatch: the cover letter's subject is not cover-letter.txt's first line" >&2
+		return 1
+	}
+	# the text: after the "source tree [...]" line and its blank line, up
+	# to the blank line and "---" that end it
+	diff -u --label cover-letter.txt --label 0000-cover-letter.patch \
+		<(tail -n +3 "$text") \
+		<(awk '/^---$/ { exit } go { print } /^source tree \[/ { getline; go = 1 }' "$patch" | sed '$ d') >&2
+}
+
 case "${1:-}" in
 lay)
 	base=$(base_repo)
@@ -128,6 +145,8 @@ checkpatch)
 		fi
 	done
 	[ "$bad" = 0 ] || die "checkpatch --strict reports problems (above)"
+	check_cover_letter ||
+		die "kernel/patches/0000-cover-letter.patch is not kernel/cover-letter.txt: edit the .txt and 'make kernel-export'"
 	# and the ABI file against the sysfs files the series creates
 	"$WQRT_KDIR/scripts/check-abi.sh" ||
 		die "the series' ABI file does not match its sysfs files (above)"
