@@ -663,9 +663,13 @@ cost)
 	count_kernels=${COUNT_KERNELS:-prod-plain prod}
 	runs=${RUNS:-100} rounds=${ROUNDS:-3}
 	producers=${PRODUCERS:-8} items=${ITEMS:-50000}
-	reps=${REPS:-3} ms=${MS:-1000}
+	reps=${REPS:-3} ms=${MS:-1000} icount=${ICOUNT:-0}
 	flush_cases=${FLUSH_CASES:-qf1-unbound dense-percpu}
 	seed=${SEED:-$(od -An -N4 -tu4 /dev/urandom | tr -d ' ')}
+	[[ "$icount" =~ ^[01]$ ]] || {
+		echo "bench-cost: ICOUNT=$icount: 0 (the host's clock) or 1 (the guest's clock on instructions), please" >&2
+		exit 2
+	}
 	for v in runs rounds producers items reps ms; do
 		[[ "${!v}" =~ ^[1-9][0-9]{0,7}$ ]] || {
 			echo "bench-cost: ${v^^}=${!v}: a positive integer, please" >&2
@@ -694,7 +698,7 @@ cost)
 	{
 		echo "# What the series costs everyone else: make bench-cost ($date${TAG:+, $TAG})"
 		echo
-		echo "Command: \`$(for v in COUNTS TIMES COUNT_KERNELS RUNS ROUNDS PRODUCERS ITEMS REPS MS FLUSH_CASES TAG; do [ -z "${!v:-}" ] || printf '%s=%q ' "$v" "${!v}"; done)SEED=$seed make bench-cost\`."
+		echo "Command: \`$(for v in COUNTS TIMES ICOUNT COUNT_KERNELS RUNS ROUNDS PRODUCERS ITEMS REPS MS FLUSH_CASES TAG; do [ -z "${!v:-}" ] || printf '%s=%q ' "$v" "${!v}"; done)SEED=$seed make bench-cost\`."
 		echo
 	} >"$out/cost.md"
 	if [ "${COUNTS:-1}" = 1 ]; then
@@ -791,14 +795,30 @@ cost)
 		if grep -qw tsc_known_freq /proc/cpuinfo; then
 			tsc_append="tsc_early_khz=$(awk -F': *' '/^cpu MHz/ { printf "%.0f", $2 * 1000; exit }' /proc/cpuinfo)"
 		fi
+		# ICOUNT=1: the guest's clock on instructions, as in the
+		# counting boots (one TCG thread: icount excludes MTTCG), so a
+		# nanosecond is an instruction on any host and the ratios
+		# price every instruction alike: no host's cost of an atomic
+		# or of a cache line moved between vCPUs decides them (the
+		# counts price those), the guest's scheduling still does. The
+		# TSC then runs on the same clock, there is nothing to give.
+		time_vm_env=()
+		if [ "$icount" = 1 ]; then
+			tsc_append=
+			time_vm_env=(WQRT_VM_TCG_THREAD=single WQRT_VM_ACCEL=tcg
+				"WQRT_VM_QEMU_ARGS=-icount shift=0,sleep=off")
+		fi
 		for r in $(seq 1 "$rounds"); do
 			for k in $(sed -n "${r}p" "$out/cost.order-enqueue") $(sed -n "${r}p" "$out/cost.order-flush"); do
 				echo "bench-cost: round $r/$rounds: $k"
 				s0=$(steal) l0=$(cut -d' ' -f1-3 /proc/loadavg)
 				smp=2
 				case "$k" in prod-flush*) smp=2,maxcpus=64 ;; esac
-				WQRT_VM_SMP=$smp WQRT_VM_APPEND="${WQRT_VM_APPEND:-} $tsc_append" \
-					boot "$k" "$out/stage-$k/vm-cost-times.sh" "cost-t-$k-$r" 900 </dev/null
+				(
+					[ "${#time_vm_env[@]}" = 0 ] || export "${time_vm_env[@]}"
+					WQRT_VM_SMP=$smp WQRT_VM_APPEND="${WQRT_VM_APPEND:-} $tsc_append" \
+						boot "$k" "$out/stage-$k/vm-cost-times.sh" "cost-t-$k-$r" 1800 </dev/null
+				)
 				log=$out/cost-t-$k-$r.log
 				sed -i 's/\r$//' "$log"
 				grep -q '^I kernel' "$log" || { cat "$out/cost-t-$k-$r.vmout"; exit 1; }
@@ -831,7 +851,13 @@ cost)
 			echo "difference smaller than it would leave 1 inside an interval this wide."
 			echo "With 3 rounds the interval spans the rounds' extremes."
 			echo "Enqueue order: $(paste -sd';' "$out/cost.order-enqueue" | sed 's/;/; /g'); flush order: $(paste -sd';' "$out/cost.order-flush" | sed 's/;/; /g')."
-			echo "The guests' TSC frequency: ${tsc_append:-calibrated by each boot (the host does not know its own)}."
+			if [ "$icount" = 1 ]; then
+				echo "The guests' clock: instructions (ICOUNT=1: -icount shift=0,sleep=off, one TCG thread),"
+				echo "a nanosecond an instruction on any host; every instruction is priced alike, the"
+				echo "guest's scheduling (who waits for whom) still counts, the host's load does not."
+			else
+				echo "The guests' TSC frequency: ${tsc_append:-calibrated by each boot (the host does not know its own)}."
+			fi
 			echo "$(( ($(date +%s) - start) / 60 )) min in all (the counting boots included)."
 			echo
 			SEED=$seed python3 "$top/selftests/bench/cost-stats.py" times "$raw" \
