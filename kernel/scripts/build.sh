@@ -25,8 +25,10 @@
 #   prod-alt    prod plus kernel/variants/wake-q (patch 3's alternative,
 #               for the enqueue A/B on the production-like configuration)
 #   prod-flush, prod-flush-plain
-#               prod and prod-plain plus kernel/variants/possible-cpus:
-#               make bench-cost's flush cases with many possible CPUs
+#               other names for prod and prod-plain (the same trees), which
+#               carry kernel/variants/possible-cpus and NR_CPUS 512: booted
+#               with -smp 2,maxcpus=N, make bench-cost's and make
+#               bench-flush-sweep's flushes with many possible CPUs
 #
 # NPATCHES applies only the first N patches of the series. WQRT_TREE=NAME
 # builds in the tree NAME instead of the flavour's own (kernel-each uses one
