@@ -48,6 +48,7 @@ class Run:
 def read(path):
 	runs = {}	# (mode, variant): {round: Run}
 	info = {}	# mode: [lines]
+	hist = {}	# mode: {round: [(us, count)]}
 	op = lzma.open if path.endswith(".xz") else open
 	with op(path, "rt") as f:
 		for line in f:
@@ -55,7 +56,11 @@ def read(path):
 			if len(w) < 2:
 				continue
 			mode, t = w[0], w[1]
-			if t in ("F", "X", "T", "W") and len(w) >= 4:
+			if t == "H" and len(w) >= 6:
+				# rtla timerlat's histogram: us, count
+				hist.setdefault(mode, {}).setdefault(int(w[3]), []).append(
+					(int(w[4]), int(w[5])))
+			elif t in ("F", "X", "T", "W") and len(w) >= 4:
 				try:
 					rnd = int(w[3])
 				except ValueError:
@@ -76,7 +81,7 @@ def read(path):
 		runs[key] = {r: run for r, run in runs[key].items() if run.x and run.frames}
 		if not runs[key]:
 			del runs[key]
-	return runs, info
+	return runs, info, hist
 
 
 def late_flags(lats, ns):
@@ -144,7 +149,7 @@ def main():
 	seed = int(os.environ.get("SEED", "1"))
 	nboot = int(os.environ.get("BOOT", "2000"))
 	nboot_q = int(os.environ.get("BOOT_Q", "400"))
-	runs, info = read(raw)
+	runs, info, hist = read(raw)
 	modes = os.environ.get("MODES", "").split() or sorted({m for m, _ in runs})
 	variants = os.environ.get("VARIANTS", "").split() or sorted({v for _, v in runs})
 	base = variants[0]
@@ -258,6 +263,28 @@ def main():
 				"%.1f" % pct(other, len(tr)) if tr else "-",
 				us(quantile(wl, 0.5)), us(quantile(wl, 0.99))))
 		print()
+		if mode in hist:
+			h = hist[mode]
+			tot = sum(c for r in h for _, c in h[r])
+
+			def hq(pairs, q):
+				n = sum(c for _, c in pairs)
+				acc = 0
+				for u, c in sorted(pairs):
+					acc += c
+					if acc >= math.ceil(q * n):
+						return u
+				return None
+			allp = [p for r in h for p in h[r]]
+			over = sum(c for u, c in allp if u * 1000 > limit_ns)
+			print("The floor: rtla timerlat, its FIFO 50 thread woken every %d us on" % (period_ns // 1000))
+			print("every CPU for a while after each round, under the same load: %d" % tot)
+			print("wake-ups, p50 %s us, p99 %s us (per round: %s), max %s us, later" % (
+				hq(allp, 0.5), hq(allp, 0.99),
+				" ".join(str(hq(h[r], 0.99)) for r in sorted(h)),
+				max(u for u, _ in allp)))
+			print("than %s ms %.2f %%." % (lim_ms, pct(over, tot)))
+			print()
 		print("Per round:")
 		print()
 		print("| variant | round | frames | lost | UART overruns | late > %s ms %% | > %s ms %% | longest gap ms | p50 us | p99 us | max us | queue_work -> start p99 us | other CPU %% | kworkers (before; after) |" % (lim_ms, far_ms))

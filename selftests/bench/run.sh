@@ -916,6 +916,7 @@ imu)
 	# the script's settings travel in its first lines
 	sed -i "s/^ROUNDS=.*/ROUNDS=$rounds/; s/^COUNT=.*/COUNT=$count/;
 		s/^PERIOD_US=.*/PERIOD_US=$period_us/; s/^FRAME_LEN=.*/FRAME_LEN=$frame_len/;
+		s/^TIMERLAT_S=.*/TIMERLAT_S=${TIMERLAT_S:-2}/;
 		s/^VARIANTS=.*/VARIANTS=\"$variants\"/" "$stage/vm-imu.sh"
 	date=$(date -u +%Y-%m-%d)
 	res=$top/selftests/bench/results
@@ -955,7 +956,7 @@ imu)
 			echo "- QEMU: ${qargs:-multi-threaded TCG, no -icount}${WQRT_VM_QEMU_ARGS:+ $WQRT_VM_QEMU_ARGS}; kernel command line adds ${WQRT_VM_APPEND}"
 			echo "- host steal over the boot: $(steal_pct "$s0" "$(host_steal)") %; the boot took $(( $(date +%s) - t0 )) s of wall time"
 		} >"$d/env-$m"
-		grep -E '^[IOFXWTV] ' "$log" | sed "s/^/$m /" >>"$raw"
+		grep -E '^[IOFXWTVH] ' "$log" | sed "s/^/$m /" >>"$raw"
 	done
 	[ -z "$lock" ] || exec 7>&-
 	table=$out/imu.md
@@ -973,7 +974,7 @@ imu)
 		echo "in its own random order drawn from seed $seed, one boot per QEMU mode."
 		echo "Late: later than $((limit_us / 1000)) ms after the scheduled send time, or lost."
 		echo
-		echo "Command: \`$(for v in MODES ICOUNT ROUNDS COUNT PERIOD_US FRAME_LEN LIMIT_US VARIANTS IMU_KERNEL TAG; do [ -z "${!v:-}" ] || printf '%s=%q ' "$v" "${!v}"; done)SEED=$seed make bench-imu\`"
+		echo "Command: \`$(for v in MODES ICOUNT ROUNDS COUNT PERIOD_US FRAME_LEN LIMIT_US TIMERLAT_S VARIANTS IMU_KERNEL TAG; do [ -z "${!v:-}" ] || printf '%s=%q ' "$v" "${!v}"; done)SEED=$seed make bench-imu\`"
 		echo
 		echo "Variants (the workqueue's attributes and the kworkers' policies as"
 		echo "each run saw them are the W lines of the raw samples):"

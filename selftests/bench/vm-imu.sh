@@ -19,6 +19,9 @@
 #                                 UART's IRQ thread) and the one that ran
 #                                 it, when the kernel has the events
 #   V VARIANT ROUND skipped: why  a variant this kernel refuses
+#   H timerlat50 ROUND US COUNT   after each round, rtla timerlat at FIFO 50
+#                                 for TIMERLAT_S s at the same period on
+#                                 every CPU: the floor (load.sh)
 #
 # Variants:
 #   default          the workqueue as the kernel makes it
@@ -36,6 +39,7 @@ COUNT=${COUNT:-1500}
 PERIOD_US=${PERIOD_US:-1000}
 FRAME_LEN=${FRAME_LEN:-8}
 ROUNDS=${ROUNDS:-5}
+TIMERLAT_S=${TIMERLAT_S:-2}
 # The writer and the reader share one CPU, as an IMU application would
 # on a small board.
 CPU=${CPU:-0}
@@ -238,6 +242,10 @@ while [ "$r" -le "$ROUNDS" ]; do
 		# the kworkers born during the run stayed SCHED_NORMAL under tuned
 		echo "W $v $r after: $(kworker_census) irq_thread=$(thread_state "$irqpid")"
 	done
+	reset_wq
+	if [ "$TIMERLAT_S" -gt 0 ]; then
+		rtla_timerlat "$r" "$TIMERLAT_S" || echo "I timerlat round $r: $(tail -n 1 /tmp/timerlat 2>/dev/null || echo "no rtla")"
+	fi
 	r=$((r + 1))
 done
 reset_wq
