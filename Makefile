@@ -220,8 +220,11 @@ bench-reserve: deps
 bench-cost: deps
 	@selftests/bench/run.sh cost
 
-# seed 004: IMU frames through the 8250's flip buffer workqueue under
-# load (ROUNDS, COUNT frames per run)
+# seed 004 (issue 32.0-1): IMU frames through the 8250's flip buffer
+# workqueue under load, late and lost frames and the longest gap per
+# variant, one boot under -icount and one under plain TCG (MODES, ICOUNT,
+# ROUNDS, COUNT frames per run, PERIOD_US, FRAME_LEN, LIMIT_US, SEED, TAG:
+# selftests/bench/run.sh)
 bench-imu: deps
 	@selftests/bench/run.sh imu
 

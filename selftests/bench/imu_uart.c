@@ -2,33 +2,42 @@
 /*
  * imu_uart: the IMU-over-UART case of seed 004 for `make bench-imu`.
  *
- *   imu_uart [-n FRAMES] [-p PERIOD_US] [-c CPU] [-w WRITER_PRIO]
- *            [-r READER_PRIO] [-t TAG] [-e] DEVICE
+ *   imu_uart [-n FRAMES] [-p PERIOD_US] [-l FRAME_LEN] [-c CPU]
+ *            [-w WRITER_PRIO] [-r READER_PRIO] [-t TAG] [-e] DEVICE
  *
  * Puts DEVICE (a 16550) in raw mode and in loopback (TIOCM_LOOP, MCR bit 4,
- * as uart_loop does), then a SCHED_FIFO writer sends one 32-byte frame per
- * period, like an IMU, and a SCHED_FIFO reader reads them back. Every byte
- * the reader gets went through the port's flip buffer, that is through a
- * flush_to_ldisc() work item on the tty driver's flip workqueue
+ * as uart_loop does), then a SCHED_FIFO writer sends one FRAME_LEN-byte
+ * frame per period, like an IMU, and a SCHED_FIFO reader reads them back.
+ * Every byte the reader gets went through the port's flip buffer, that is
+ * through a flush_to_ldisc() work item on the tty driver's flip workqueue
  * ("ttyS-serial_8250" for the 8250).
  *
  * The writer sleeps to the absolute time t0 + k * PERIOD and then sends
- * frame k, which carries k and that scheduled time: a writer that wakes up
- * late still sends every frame, with the time it should have been sent at,
- * so a late period is measured, never skipped. The reader stamps each frame
- * with the time the read() that completed it returned.
+ * frame k: a writer that wakes up late still sends every frame, and frame
+ * k is due at t0 + k * PERIOD whenever it was sent, so a late period is
+ * measured, never skipped. The reader stamps each frame with the time the
+ * read() that completed it returned.
+ *
+ * A frame is 0xa5, its number (24 bits, little endian), filler ("sensor
+ * data") and a Fletcher-16 of the bytes before it: 8 bytes at the least,
+ * what a 115200-baud line carries 1000 times a second with room to spare
+ * (8000 of its 11520 bytes/s).
  *
  * After the run, one line per frame on stdout:
  *   F TAG SEQ WRITER_LATE_NS LATENCY_NS
  * LATENCY is arrival - scheduled send time, -1 for a frame that never came;
  * WRITER_LATE is when write() started - scheduled send time. Then
  *   X TAG frames N received N lost N corrupt N dup N junk_bytes N
+ *     overrun N buf_overrun N
+ * (overrun: the UART's receive FIFO overflowed; buf_overrun: the tty's
+ * flip buffer did, both from TIOCGICOUNT over the run.)
  * Exit 0 when the run took place (lost or corrupt frames are numbers, not
  * failures), 2 on a usage or setup error.
  */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
+#include <linux/serial.h>
 #include <poll.h>
 #include <pthread.h>
 #include <sched.h>
@@ -47,25 +56,22 @@
 #define TIOCM_LOOP 0x8000
 #endif
 
-#define FRAME_LEN	32
-#define MAGIC0		0xa5
-#define MAGIC1		0x5a
+#define FRAME_MIN	8
+#define FRAME_MAX	64
+#define MAGIC		0xa5
 #define NSEC_PER_SEC	1000000000LL
 
-/*
- * Frame layout (little endian): magic[2], seq u32, scheduled send time u64,
- * write time u64, 8 bytes of "sensor data", Fletcher-16 of bytes 0..29.
- */
 struct run {
 	int fd;
+	int len;
 	int cpu;
 	int wprio;
 	int rprio;
 	uint32_t count;
 	int64_t period_ns;
-	int64_t t0;
+	_Atomic int64_t t0;
 	int64_t *wlate;		/* per frame: write start - scheduled */
-	int64_t *lat;		/* per frame: arrival - scheduled, -1 */
+	int64_t *arr;		/* per frame: arrival time, -1 */
 	atomic_uint received;
 	uint32_t corrupt, dup;
 	uint64_t junk;
@@ -128,7 +134,8 @@ static int rt_self(int cpu, int prio, const char *who)
 static void *writer(void *arg)
 {
 	struct run *r = arg;
-	unsigned char f[FRAME_LEN];
+	unsigned char f[FRAME_MAX];
+	int64_t t0;
 
 	if (rt_self(r->cpu, r->wprio, "writer")) {
 		r->err = 1;
@@ -143,26 +150,24 @@ static void *writer(void *arg)
 		usleep(1000);
 	if (r->err)
 		return NULL;
-	r->t0 = now_ns() + 100000000;
+	t0 = now_ns() + 100000000;
+	atomic_store(&r->t0, t0);
 	for (uint32_t k = 0; k < r->count; k++) {
-		int64_t t = r->t0 + k * r->period_ns, w;
+		int64_t t = t0 + k * r->period_ns, w;
 		struct timespec ts = { t / NSEC_PER_SEC, t % NSEC_PER_SEC };
 		size_t off = 0;
 
 		while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) == EINTR)
 			;
 		w = now_ns();
-		f[0] = MAGIC0;
-		f[1] = MAGIC1;
-		put_le(f + 2, k, 4);
-		put_le(f + 6, t, 8);
-		put_le(f + 14, w, 8);
-		for (int i = 0; i < 8; i++)
-			f[22 + i] = k * 31 + i * 7;
-		put_le(f + 30, fletcher16(f, 30), 2);
+		f[0] = MAGIC;
+		put_le(f + 1, k, 3);
+		for (int i = 4; i < r->len - 2; i++)
+			f[i] = k * 31 + i * 7;
+		put_le(f + r->len - 2, fletcher16(f, r->len - 2), 2);
 		r->wlate[k] = w - t;
-		while (off < FRAME_LEN) {
-			ssize_t n = write(r->fd, f + off, FRAME_LEN - off);
+		while (off < (size_t)r->len) {
+			ssize_t n = write(r->fd, f + off, r->len - off);
 
 			if (n < 0 && errno != EINTR) {
 				perror("imu_uart: write");
@@ -180,18 +185,18 @@ static void *writer(void *arg)
 static void parse(struct run *r, unsigned char *buf, size_t *len, int64_t now,
 		  int *resync)
 {
-	size_t i = 0;
+	size_t i = 0, fl = r->len;
 
-	while (*len - i >= FRAME_LEN) {
+	while (*len - i >= fl) {
 		unsigned char *f = buf + i;
 		uint32_t seq;
 
-		if (f[0] != MAGIC0 || f[1] != MAGIC1) {
+		if (f[0] != MAGIC) {
 			r->junk++;
 			i++;
 			continue;
 		}
-		if (get_le(f + 30, 2) != fletcher16(f, 30)) {
+		if (get_le(f + fl - 2, 2) != fletcher16(f, fl - 2)) {
 			if (!*resync)
 				r->corrupt++;
 			*resync = 1;
@@ -200,16 +205,16 @@ static void parse(struct run *r, unsigned char *buf, size_t *len, int64_t now,
 			continue;
 		}
 		*resync = 0;
-		seq = get_le(f + 2, 4);
+		seq = get_le(f + 1, 3);
 		if (seq >= r->count) {
 			r->corrupt++;
-		} else if (r->lat[seq] >= 0) {
+		} else if (r->arr[seq] >= 0) {
 			r->dup++;
 		} else {
-			r->lat[seq] = now - (int64_t)get_le(f + 6, 8);
+			r->arr[seq] = now;
 			r->received++;
 		}
-		i += FRAME_LEN;
+		i += fl;
 	}
 	memmove(buf, buf + i, *len - i);
 	*len -= i;
@@ -255,7 +260,8 @@ static void usage(void)
 int main(int argc, char **argv)
 {
 	struct run r = { .count = 5000, .period_ns = 1000000, .cpu = 0,
-			 .wprio = 40, .rprio = 30 };
+			 .wprio = 40, .rprio = 30, .len = FRAME_MIN };
+	struct serial_icounter_struct ic0 = { 0 }, ic1 = { 0 };
 	const char *tag = "imu";
 	struct termios old, raw;
 	pthread_attr_t attr;
@@ -263,13 +269,16 @@ int main(int argc, char **argv)
 	int loop = TIOCM_LOOP, echo = 0, c, e;
 	int64_t end;
 
-	while ((c = getopt(argc, argv, "n:p:c:w:r:t:e")) != -1) {
+	while ((c = getopt(argc, argv, "n:p:l:c:w:r:t:e")) != -1) {
 		switch (c) {
 		case 'n':
 			r.count = strtoul(optarg, NULL, 10);
 			break;
 		case 'p':
 			r.period_ns = strtoll(optarg, NULL, 10) * 1000;
+			break;
+		case 'l':
+			r.len = atoi(optarg);
 			break;
 		case 'c':
 			r.cpu = atoi(optarg);
@@ -290,16 +299,16 @@ int main(int argc, char **argv)
 			usage();
 		}
 	}
-	if (optind != argc - 1 || !r.count || r.count > 10000000 ||
-	    r.period_ns < 10000)
+	if (optind != argc - 1 || !r.count || r.count > 1 << 24 ||
+	    r.period_ns < 10000 || r.len < FRAME_MIN || r.len > FRAME_MAX)
 		usage();
 
 	r.wlate = calloc(r.count, sizeof(*r.wlate));
-	r.lat = malloc(r.count * sizeof(*r.lat));
-	if (!r.wlate || !r.lat)
+	r.arr = malloc(r.count * sizeof(*r.arr));
+	if (!r.wlate || !r.arr)
 		return 2;
 	for (uint32_t k = 0; k < r.count; k++)
-		r.lat[k] = -1;
+		r.arr[k] = -1;
 	if (mlockall(MCL_CURRENT | MCL_FUTURE))
 		perror("imu_uart: mlockall");
 
@@ -325,6 +334,8 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	tcflush(r.fd, TCIOFLUSH);
+	/* a UART without counters (not the 8250) reports zeros */
+	ioctl(r.fd, TIOCGICOUNT, &ic0);
 
 	/* small stacks: mlockall() populates every page of them */
 	e = pthread_attr_init(&attr);
@@ -340,11 +351,12 @@ int main(int argc, char **argv)
 	}
 	pthread_join(wt, NULL);
 	/* a frame that is not there 1 s after its last period is lost */
-	end = r.t0 + r.count * r.period_ns + NSEC_PER_SEC;
+	end = atomic_load(&r.t0) + r.count * r.period_ns + NSEC_PER_SEC;
 	while (r.received < r.count && now_ns() < end && !r.err)
 		usleep(10000);
 	atomic_store(&r.stop, 1);
 	pthread_join(rt, NULL);
+	ioctl(r.fd, TIOCGICOUNT, &ic1);
 
 	if (!echo)
 		ioctl(r.fd, TIOCMBIC, &loop);
@@ -355,9 +367,11 @@ int main(int argc, char **argv)
 
 	for (uint32_t k = 0; k < r.count; k++)
 		printf("F %s %u %lld %lld\n", tag, k, (long long)r.wlate[k],
-		       (long long)r.lat[k]);
-	printf("X %s frames %u received %u lost %u corrupt %u dup %u junk_bytes %llu\n",
+		       r.arr[k] < 0 ? -1LL :
+		       (long long)(r.arr[k] - r.t0 - k * r.period_ns));
+	printf("X %s frames %u received %u lost %u corrupt %u dup %u junk_bytes %llu overrun %d buf_overrun %d\n",
 	       tag, r.count, r.received, r.count - r.received, r.corrupt, r.dup,
-	       (unsigned long long)r.junk);
+	       (unsigned long long)r.junk, ic1.overrun - ic0.overrun,
+	       ic1.buf_overrun - ic0.buf_overrun);
 	return 0;
 }

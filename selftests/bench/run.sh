@@ -894,192 +894,185 @@ cost)
 	echo "bench: table $out/cost.md (copies under selftests/bench/results/$base.*)"
 	;;
 imu)
-	# seed 004: IMU frames through the 8250's flip buffer workqueue
-	# (ttyS-serial_8250) in loopback, one boot, the variants interleaved. The
+	# seed 004 (issue 32.0-1): IMU frames through the 8250's flip buffer
+	# workqueue (ttyS-serial_8250) in loopback, counted as the IMU's user
+	# counts: frames later than LIMIT_US (2 ms) or lost, the longest gap
+	# between frames at the reader, lost frames; per variant and round,
+	# the variants interleaved in a seeded order. One boot per QEMU mode
+	# (MODES): icount, the guest's clock on the instructions it executes
+	# (-icount ICOUNT), so that the host's scheduling of the vCPU threads
+	# no longer sets the tail and the guest's own scheduling does; tcg,
+	# the usual multi-threaded TCG whose guest clock is the host's. The
 	# prod flavour (production-like, kernel/configs/prod.config) has the
 	# 8250 (x86_64.config) and the trace events; on a kernel without them
-	# vm-imu.sh says so and the queue_work -> flush_to_ldisc column says
-	# "not measured".
+	# vm-imu.sh says so and the queue_work -> flush_to_ldisc columns say
+	# "not measured". The boots hold /tmp/wqrt-bench.lock.
 	kernel=${IMU_KERNEL:-prod}
 	stage=$(build_flavour "$kernel")
 	gcc -static -O2 -Wall -Wextra -Werror -pthread \
 		-o "$stage/imu_uart" "$top/selftests/bench/imu_uart.c"
-	# 100 frames/s: under TCG, 5000 frames at 1 kHz took 9 to 21 s to
-	# send, the writer up to 16 s behind its schedule in every variant
-	# (results/imu-2026-11-30-1khz-saturated.*)
-	rounds=${ROUNDS:-5} count=${COUNT:-1000} period_us=${PERIOD_US:-10000}
+	# 1 kHz of 8-byte frames: what a 115200-baud line carries with room
+	# to spare (8000 of 11520 bytes/s). 32-byte frames at 1 kHz (more
+	# than such a line carries) saturated the emulated UART path of the
+	# debug kernel: results/imu-2026-11-30-1khz-saturated.*; at 100 Hz
+	# no variant had a late frame (imu-2026-12-01.*)
+	rounds=${ROUNDS:-5} count=${COUNT:-1500} period_us=${PERIOD_US:-1000}
+	frame_len=${FRAME_LEN:-8} limit_us=${LIMIT_US:-2000}
+	modes=${MODES:-icount tcg}
+	# shift=0: a guest nanosecond per instruction, the fastest guest
+	# (500 MIPS a vCPU, the two sharing the clock); sleep=off: an idle
+	# guest's clock jumps to its next timer instead of following the
+	# host's. shift=auto follows the host's speed instead, and on the
+	# loaded host of the first probe made a guest too slow to send
+	# 1000 frames a second (the writer seconds behind)
+	icount=${ICOUNT:-shift=0,sleep=off}
+	# the icount boot's wall time, at most (ICOUNT_TIMEOUT s): runs it
+	# cuts short are left out, and the tables say how many rounds ran
+	icount_timeout=${ICOUNT_TIMEOUT:-1000}
+	variants=${VARIANTS:-default nice-20-pin tuned-fifo20 wqrt wqrt-pin}
 	seed=${SEED:-$(od -An -N4 -tu4 /dev/urandom | tr -d ' ')}
-	orders "$seed" "$rounds" "${VARIANTS:-default nice-20 fifo20-cpu0 fifo20-cpu0-private-reserve}" >"$stage/order"
+	for v in rounds count period_us frame_len limit_us; do
+		[[ "${!v}" =~ ^[1-9][0-9]{0,7}$ ]] || {
+			echo "bench-imu: ${v^^}=${!v}: a positive integer, please" >&2
+			exit 2
+		}
+	done
+	orders "$seed" "$rounds" "$variants" >"$stage/order"
 	cp "$top/selftests/bench/vm-imu.sh" "$stage/vm-imu.sh"
 	# the script's settings travel in its first lines
-	sed -i "s/^ROUNDS=.*/ROUNDS=$rounds/; s/^COUNT=.*/COUNT=$count/; s/^PERIOD_US=.*/PERIOD_US=$period_us/" \
-		"$stage/vm-imu.sh"
-	load_before=$(cat /proc/loadavg)
-	boot "$kernel" "$stage/vm-imu.sh" imu $((900 + rounds * 4 * (count * period_us / 1000000 + 45)))
-	load_after=$(cat /proc/loadavg)
-	log=$out/imu.log
-	# the TAP UART's lines end in CRLF: a number with a \r compares as
-	# a string in awk
-	sed -i 's/\r$//' "$log"
-	grep -q '^I kernel' "$log" || { cat "$out/imu.vmout"; exit 1; }
-	grep '^E ' "$log" && { cat "$out/imu.vmout"; exit 1; }
-	variants="default nice-20 fifo20-cpu0 fifo20-cpu0-private-reserve"
+	sed -i "s/^ROUNDS=.*/ROUNDS=$rounds/; s/^COUNT=.*/COUNT=$count/;
+		s/^PERIOD_US=.*/PERIOD_US=$period_us/; s/^FRAME_LEN=.*/FRAME_LEN=$frame_len/;
+		s/^TIMERLAT_S=.*/TIMERLAT_S=${TIMERLAT_S:-2}/;
+		s/^VARIANTS=.*/VARIANTS=\"$variants\"/" "$stage/vm-imu.sh"
+	date=$(date -u +%Y-%m-%d)
+	res=$top/selftests/bench/results
+	base=imu-$date${TAG:+-$TAG}
 	d=$out/imu
 	rm -rf "$d"
 	mkdir -p "$d"
-	# per variant and round: latencies (ns) of the frames that came,
-	# inter-arrival deviation |arrival(k) - arrival(k-1) - period| (ns)
-	# between consecutive frames that both came, writer lateness (ns),
-	# and the UART path alone: arrival - the writer's write() (ns)
-	awk -v d="$d" -v p=$((period_us * 1000)) '
-	$1 == "F" {
-		k = $2 "." $3
-		print $5 >(d "/wl." k)
-		if ($6 < 0)
-			next
-		print $6 >(d "/lat." k)
-		print $6 - $5 >(d "/path." k)
-		a = $4 * p + $6
-		if ((k in last) && last[k] == $4 - 1) {
-			j = a - arr[k] - p
-			print (j < 0 ? -j : j) >(d "/jit." k)
-		}
-		last[k] = $4
-		arr[k] = a
+	raw=$d/imu.raw
+	: >"$raw"
+	host_steal() { # the host's steal and total jiffies, from /proc/stat
+		awk '$1 == "cpu" { t = 0; for (i = 2; i <= NF; i++) t += $i; print $9, t }' /proc/stat
 	}
-	$1 == "T" { print $4 >(d "/trace." $2 "." $3) }' "$log"
-	pct() { # FILES...: count p50 p99 p99.9 max (us) of their numbers
-		cat "$@" 2>/dev/null | percentiles
+	steal_pct() { # BEFORE AFTER ("steal total" each): % of the host's CPU time stolen
+		echo "$1 $2" | awk '{ d = $4 - $2; printf "%.1f", (d > 0 ? 100 * ($3 - $1) / d : 0) }'
 	}
-	late() { # NS FILES...: % of the frames sent that came later than NS or never
-		local ns=$1
-		shift
-		cat "$@" 2>/dev/null | awk -v ns="$ns" -v n="$sent" -v lost="$lost" \
-			'$1 > ns + 0 { l++ } END { printf "%.2f", n ? 100 * (l + lost) / n : 0 }'
-	}
-	xsum() { # FIELD VARIANT [ROUND]: sum of an X line field
-		awk -v f="$1" -v v="$2" -v r="${3:-}" '$1 == "X" && $2 == v && (r == "" || $3 == r) {
-			for (i = 4; i < NF; i += 2) if ($i == f) s += $(i + 1) } END { print s + 0 }' "$log"
-	}
-	trace_cell() { # FILES...: "p50 / p99 / max" us or "not measured"
-		if cat "$@" 2>/dev/null | grep -q .; then
-			pct "$@" | awk '{ printf "%s / %s / %s (%d)", $2, $3, $5, $1 }'
-		else
-			echo "not measured"
-		fi
-	}
-	date=$(date -u +%Y-%m-%d)
+	lock=${WQRT_BENCH_LOCK-/tmp/wqrt-bench.lock}
+	[ -z "$lock" ] || { exec 7>"$lock"; echo "bench-imu: waiting for $lock"; flock 7; }
+	for m in $modes; do
+		t=$((900 + 6 * rounds * $(echo "$variants" | wc -w) * (count * period_us / 1000000 + 10)))
+		case "$m" in
+		icount) qargs="-icount $icount" t=$icount_timeout ;;
+		tcg) qargs= ;;
+		*) echo "bench-imu: MODES: icount or tcg, not $m" >&2; exit 2 ;;
+		esac
+		echo "bench-imu: $m: $rounds rounds of $variants, $count frames each" >&2
+		load_before=$(cat /proc/loadavg) s0=$(host_steal) t0=$(date +%s)
+		WQRT_VM_QEMU_ARGS="${WQRT_VM_QEMU_ARGS:+$WQRT_VM_QEMU_ARGS }$qargs" \
+			boot "$kernel" "$stage/vm-imu.sh" "imu-$m" "$t" </dev/null
+		load_after=$(cat /proc/loadavg)
+		log=$out/imu-$m.log
+		# the TAP UART's lines end in CRLF
+		sed -i 's/\r$//' "$log"
+		grep -q '^I kernel' "$log" || { cat "$out/imu-$m.vmout"; exit 1; }
+		grep '^E ' "$log" && { cat "$out/imu-$m.vmout"; exit 1; }
+		{
+			env_record "imu-$m" "$kernel" "$load_before" "$load_after"
+			echo "- QEMU: ${qargs:-multi-threaded TCG, no -icount}${WQRT_VM_QEMU_ARGS:+ $WQRT_VM_QEMU_ARGS}; kernel command line adds ${WQRT_VM_APPEND}"
+			echo "- host steal over the boot: $(steal_pct "$s0" "$(host_steal)") %; the boot took $(( $(date +%s) - t0 )) s of wall time"
+		} >"$d/env-$m"
+		grep -E '^[IOFXWTVH] ' "$log" | sed "s/^/$m /" >>"$raw"
+	done
+	[ -z "$lock" ] || exec 7>&-
 	table=$out/imu.md
 	{
 		echo "# IMU frames over a UART under load ($date)"
 		echo
-		echo "Seed 004's case: 32-byte frames, one every ${period_us} us from an"
-		echo "absolute-time clock, through the VM's third 16550 (ttyS2) in"
-		echo "loopback, so every byte goes through the 8250's flip buffer"
-		echo "workqueue ttyS-serial_8250 (flush_to_ldisc) to a reader. Latency: the"
-		echo "reader's read() return - the frame's scheduled send time (a late"
-		echo "writer is counted, no period is skipped). Late: frames later than"
-		echo "the deadline, or lost, over the frames sent; the deadline is 2"
-		echo "periods ($((2 * period_us / 1000)) ms: the next frame is due and the previous one is"
-		echo "still missing, the IMU timestamp duplication of seed 004), 1 period"
-		echo "beside it. Jitter: |inter-arrival - period| between consecutive"
-		echo "frames. The rate is what the emulated UART carries under TCG: at"
-		echo "1 kHz the writer fell seconds behind its schedule in every variant"
-		echo "(results/imu-2026-11-30-1khz-saturated.*). Writer late: when"
-		echo "write() started - the scheduled time, the guest's own floor; path:"
-		echo "arrival - write() start, the UART, its IRQ thread and ttyS-serial_8250"
-		echo "alone."
-		echo "QEMU's 16550 passes the bytes on without pacing them at 115200 baud;"
-		echo "a receive FIFO below its trigger level raises its interrupt only"
-		echo "after a character timeout, which is in every variant's floor."
+		echo "Seed 004's case, issue 32.0-1: $frame_len-byte frames, one every $period_us us from"
+		echo "an absolute-time clock (a late writer still sends every frame, due at"
+		echo "its scheduled time: no period is skipped), through the VM's third"
+		echo "16550 (ttyS2) in loopback, so every byte goes through the UART's IRQ"
+		echo "thread and the 8250's flip buffer workqueue ttyS-serial_8250"
+		echo "(flush_to_ldisc) to a reader; writer SCHED_FIFO 40 and reader"
+		echo "SCHED_FIFO 30 on CPU 0, a nice-0 CPU hog per vCPU, a fork loop and a"
+		echo "pipe stream as load. $count frames per variant and round, $rounds rounds, each"
+		echo "in its own random order drawn from seed $seed, one boot per QEMU mode."
+		echo "Late: later than $((limit_us / 1000)) ms after the scheduled send time, or lost."
 		echo
-		echo "## Environment"
+		echo "Command: \`$(for v in MODES ICOUNT ROUNDS COUNT PERIOD_US FRAME_LEN LIMIT_US TIMERLAT_S VARIANTS IMU_KERNEL TAG; do [ -z "${!v:-}" ] || printf '%s=%q ' "$v" "${!v}"; done)SEED=$seed make bench-imu\`"
 		echo
-		env_record imu "$kernel" "$load_before" "$load_after"
+		echo "Variants (the workqueue's attributes and the kworkers' policies as"
+		echo "each run saw them are the W lines of the raw samples):"
 		echo
-		echo '```'
-		grep '^I ' "$log" | cut -c3-
-		grep '^O ' "$log" | sed 's/^O /round /'
-		echo "order of the rounds drawn from seed $seed"
-		echo '```'
+		echo "- default: ttyS-serial_8250 as the kernel makes it (normal, nice 0, every CPU);"
+		echo "- nice-20-pin: nice -20 and cpumask the IRQ thread's CPU, what"
+		echo "  mainline's flip workqueue (7.1, WQ_SYSFS) offers: the seed's own fix;"
+		echo "- tuned-fifo20: every kworker/u* chrt'ed SCHED_FIFO 20 by name just"
+		echo "  before the run, as tuned does on a stock kernel (the workqueue's"
+		echo "  attributes untouched; kworkers born during the run stay normal);"
+		echo "- wqrt: policy fifo, rtprio 20, private 1, nr_idle_extra 2, every CPU:"
+		echo "  the series, everything else CFS;"
+		echo "- wqrt-pin: the same, cpumask the IRQ thread's CPU."
 		echo
-		echo "Variants (the workqueue's attributes as each run saw them are the"
-		echo "W lines of the raw samples): default (policy normal, nice 0, all"
-		echo "CPUs); nice-20 (what mainline allows); fifo20-cpu0 (policy fifo,"
-		echo "rtprio 20, cpumask CPU 0, the writer's and the reader's CPU);"
-		echo "fifo20-cpu0-private-reserve (the same plus private 1,"
-		echo "nr_idle_extra 2)."
+		echo "Modes: icount: \`-icount $icount\`, TCG on one host thread, the"
+		echo "guest's clock on the instructions it executes: the host's scheduling"
+		echo "of QEMU no longer shows up as guest latency, the guest's own"
+		echo "scheduling does. tcg: multi-threaded TCG, the guest's clock the host's"
+		echo "(the mode of every other latency result), where a vCPU thread the host"
+		echo "does not run is guest time lost."
 		echo
-		echo "## All rounds"
-		echo
-		echo "Pooled over the rounds; [min-max] of the per-round figures."
-		echo
-		echo "| variant | rounds | frames | lost | corrupt | p50 us | p99 us [rounds] | p99.9 us | max us [rounds] | late > $((2 * period_us / 1000)) ms % [rounds] | late > $((period_us / 1000)) ms % [rounds] | jitter p99 us | path p50 / p99 [rounds] / max us | queue_work -> flush_to_ldisc p50 / p99 / max us (n) |"
-		echo "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"
-		for v in $variants; do
-			rs=$(awk -v v=$v '$1 == "X" && $2 == v { print $3 }' "$log" | sort -n | xargs)
-			if [ -z "$rs" ]; then
-				echo "| $v | 0 | skipped: $(awk -v v=$v '$1 == "V" && $2 == v { $1 = $2 = $3 = ""; print; exit }' "$log" | sed 's/^ *skipped: //') | | | | | | | | | | | |"
-				continue
-			fi
-			sent=$(xsum frames $v) lost=$(xsum lost $v)
-			read -r n p50 p99 p999 max < <(pct "$d"/lat.$v.*)
-			rp99= rmax= r2= r1= rpath=
-			for r in $rs; do
-				read -r _ _ q99 _ qmax < <(pct "$d/lat.$v.$r")
-				rp99="$rp99 $q99" rmax="$rmax $qmax"
-				rpath="$rpath $(pct "$d/path.$v.$r" | cut -d' ' -f3)"
-				r2="$r2 $(sent=$(xsum frames $v $r) lost=$(xsum lost $v $r) late $((2 * period_us * 1000)) "$d/lat.$v.$r")"
-				r1="$r1 $(sent=$(xsum frames $v $r) lost=$(xsum lost $v $r) late $((period_us * 1000)) "$d/lat.$v.$r")"
-			done
-			range() { echo "$@" | tr ' ' '\n' | sort -g | awk 'NR == 1 { a = $1 } { b = $1 } END { printf "[%s-%s]", a, b }'; }
-			read -r _ _ j99 _ _ < <(pct "$d"/jit.$v.*)
-			read -r _ a50 a99 _ amax < <(pct "$d"/path.$v.*)
-			echo "| $v | $(echo $rs | wc -w) | $sent | $lost | $(xsum corrupt $v) | $p50 | $p99 $(range $rp99) | $p999 | $max $(range $rmax) | $(late $((2 * period_us * 1000)) "$d"/lat.$v.*) $(range $r2) | $(late $((period_us * 1000)) "$d"/lat.$v.*) $(range $r1) | $j99 | $a50 / $a99 $(range $rpath) / $amax | $(trace_cell "$d"/trace.$v.*) |"
+		for m in $modes; do
+			echo "## Environment: $m"
+			echo
+			cat "$d/env-$m"
+			echo
+			echo '```'
+			awk -v m="$m" '$1 == m && $2 == "I" { $1 = $2 = ""; print substr($0, 3) }' "$raw"
+			awk -v m="$m" '$1 == m && $2 == "O" { $1 = $2 = ""; print "round" substr($0, 2) }' "$raw"
+			awk -v m="$m" '$1 == m && $2 == "V" { $1 = $2 = ""; print substr($0, 3) }' "$raw"
+			echo '```'
+			echo
 		done
+		echo "Each kernel's .config: selftests/bench/results/$base-$kernel.config.xz."
 		echo
-		echo "## Per round"
-		echo
-		echo "| variant | round | frames | lost | corrupt | p50 us | p99 us | p99.9 us | max us | late > $((2 * period_us / 1000)) ms % | late > $((period_us / 1000)) ms % | jitter p50 / p99 / p99.9 / max us | writer late p99 / max us | path p50 / p99 / max us | queue_work -> flush_to_ldisc p50 / p99 / max us (n) |"
-		echo "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"
-		for v in $variants; do
-			for r in $(awk -v v=$v '$1 == "X" && $2 == v { print $3 }' "$log" | sort -n); do
-				sent=$(xsum frames $v $r) lost=$(xsum lost $v $r)
-				read -r _ p50 p99 p999 max < <(pct "$d/lat.$v.$r")
-				read -r _ j50 j99 j999 jmax < <(pct "$d/jit.$v.$r")
-				read -r _ _ w99 _ wmax < <(pct "$d/wl.$v.$r")
-				read -r _ a50 a99 _ amax < <(pct "$d/path.$v.$r")
-				echo "| $v | $r | $sent | $lost | $(xsum corrupt $v $r) | $p50 | $p99 | $p999 | $max | $(late $((2 * period_us * 1000)) "$d/lat.$v.$r") | $(late $((period_us * 1000)) "$d/lat.$v.$r") | $j50 / $j99 / $j999 / $jmax | $w99 / $wmax | $a50 / $a99 / $amax | $(trace_cell "$d/trace.$v.$r") |"
-			done
-		done
-		echo
-		grep '^V ' "$log" | sed 's/^V \([^ ]*\) \([^ ]*\) /- \1, round \2: /' || true
+		MODES=$modes VARIANTS=$variants LIMIT_US=$limit_us PERIOD_US=$period_us \
+			SEED=$seed python3 "$top/selftests/bench/imu-stats.py" "$raw" "$d"
 	} >"$table"
-	# Survival curve: the share of frames at least this late, per variant
-	for v in $variants; do
-		cat "$d"/lat.$v.* 2>/dev/null | sort -n | awk '{ x[NR] = $1 / 1000 }
-			END { for (i = 1; i <= NR; i++) print x[i], (NR - i + 1) / NR }' \
-			>"$d/surv.$v.dat"
-	done
-	gnuplot <<GP
-set terminal pngcairo size 1000,600 noenhanced
-set output "$out/imu.png"
-set title "IMU frames through ttyS2 under load: share of frames at least this late (1-CDF)"
-set logscale xy
-set xlabel "frame latency, scheduled send to read() return (us)"
-set ylabel "share of frames"
-set arrow from $((2 * period_us)), graph 0 to $((2 * period_us)), graph 1 nohead dt 2
-set label "deadline $((2 * period_us / 1000)) ms" at $((2 * period_us)), graph 0.5 offset 1,0
-set key bottom left
-set grid
-plot for [v in "$variants"] "$d/surv.".v.".dat" using 1:2 with lines lw 2 title v
-GP
-	res=$top/selftests/bench/results
-	cp "$table" "$res/imu-$date.md"
-	cp "$out/imu.png" "$res/imu-$date.png"
-	grep -E '^[IOFXWTV] ' "$log" | xz -9 >"$res/imu-$date.raw.xz"
+	# survival curves, one panel per mode: the share of frames at least
+	# this late, log y, the limit marked
+	nm=$(echo "$modes" | wc -w)
+	{
+		echo "set terminal pngcairo size 1000,$((450 * nm)) noenhanced"
+		echo "set output \"$out/imu.png\""
+		echo "set multiplot layout $nm,1"
+		for m in $modes; do
+			echo "set title \"IMU frames through ttyS2 under load, $m: share of frames at least this late (1-CDF); lost frames not drawn\""
+			echo "set logscale xy"
+			echo "set xlabel \"scheduled send to read() return (us)\""
+			echo "set ylabel \"share of frames\""
+			echo "unset arrow; unset label"
+			echo "set arrow from $limit_us, graph 0 to $limit_us, graph 1 nohead dt 2"
+			echo "set label \"limit $((limit_us / 1000)) ms\" at $limit_us, graph 0.9 offset 1,0"
+			echo "set key bottom left"
+			echo "set grid"
+			printf 'plot '
+			sep=
+			for v in $variants; do
+				[ -s "$d/surv-$m-$v.dat" ] || continue
+				printf '%s"%s" using 1:2 with steps lw 2 title "%s"' "$sep" "$d/surv-$m-$v.dat" "$v"
+				sep=', '
+			done
+			echo
+		done
+		echo "unset multiplot"
+	} | gnuplot
+	cp "$table" "$res/$base.md"
+	cp "$out/imu.png" "$res/$base.png"
+	xz -9 <"$raw" >"$res/$base.raw.xz"
+	xz -9 <"$(cat "$stage/.kdir")/obj/.config" >"$res/$base-$kernel.config.xz"
 	cat "$table"
-	echo "bench: table $table, plot $out/imu.png, raw samples $log (copies under selftests/bench/results/imu-$date.*)"
+	echo "bench: table $table, plot $out/imu.png, raw samples $raw (copies under selftests/bench/results/$base.*)"
 	;;
 *)
 	echo "usage: run.sh latency|enqueue|flush|imu|cost" >&2

@@ -2,30 +2,50 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # Runs inside the VM (make bench-imu): seed 004's IMU-over-UART case. The
-# VM's third 16550, ttyS2, in loopback carries a stream of 32-byte frames,
-# one per period, from a SCHED_FIFO writer to a SCHED_FIFO reader
+# VM's third 16550, ttyS2, in loopback carries a stream of FRAME_LEN-byte
+# frames, one per period, from a SCHED_FIFO writer to a SCHED_FIFO reader
 # (imu_uart, built on the host and staged next to this script), under the
 # same load as vm-latency.sh, for each setting of the 8250's flip buffer
-# workqueue ttyS-serial_8250; ROUNDS rounds, the variants in a new random order
-# each round. Prints:
+# workqueue ttyS-serial_8250 (or of the kworkers); ROUNDS rounds, the
+# variants in a new random order each round. Prints:
 #   I ...                         the environment
 #   O ROUND VARIANT...            the order of a round
 #   F VARIANT ROUND SEQ WRITER_LATE_NS LATENCY_NS   one line per frame
 #   X VARIANT ROUND frames N received N lost N ...  per run
-#   W VARIANT ROUND ATTR=VALUE... the workqueue as the run saw it
-#   T VARIANT ROUND NS            queue_work -> flush_to_ldisc start, per
-#                                 work item, when the kernel has the events
+#   W VARIANT ROUND ATTR=VALUE... the workqueue and the threads as the run
+#                                 saw them
+#   T VARIANT ROUND NS QCPU XCPU  queue_work -> flush_to_ldisc start, per
+#                                 work item, the CPU that queued it (the
+#                                 UART's IRQ thread) and the one that ran
+#                                 it, when the kernel has the events
 #   V VARIANT ROUND skipped: why  a variant this kernel refuses
+#   H timerlat50 ROUND US COUNT   after each round, rtla timerlat at FIFO 50
+#                                 for TIMERLAT_S s at the same period on
+#                                 every CPU: the floor (load.sh)
+#
+# Variants:
+#   default          the workqueue as the kernel makes it
+#   nice-20-pin      nice -20, cpumask the IRQ thread's CPU: what
+#                    mainline's flip workqueue (7.1, WQ_SYSFS) offers, the
+#                    seed's own first fix
+#   tuned-fifo20     every unbound kworker (kworker/u*) chrt'ed SCHED_FIFO
+#                    20 by name just before the run, as tuned's scheduler
+#                    plugin does on a stock kernel; put back after it
+#   wqrt             policy fifo, rtprio 20, private 1, nr_idle_extra 2,
+#                    every CPU: the series, everything else CFS
+#   wqrt-pin         the same, cpumask the IRQ thread's CPU
 
-COUNT=${COUNT:-1000}
-PERIOD_US=${PERIOD_US:-10000}
+COUNT=${COUNT:-1500}
+PERIOD_US=${PERIOD_US:-1000}
+FRAME_LEN=${FRAME_LEN:-8}
 ROUNDS=${ROUNDS:-5}
-# The writer, the reader and, in the fifo variants, the workqueue share
-# one CPU, as an IMU application and its UART would on a small board.
+TIMERLAT_S=${TIMERLAT_S:-2}
+# The writer and the reader share one CPU, as an IMU application would
+# on a small board.
 CPU=${CPU:-0}
 WPRIO=${WPRIO:-40}
 RPRIO=${RPRIO:-30}
-VARIANTS=${VARIANTS:-default nice-20 fifo20-cpu0 fifo20-cpu0-private-reserve}
+VARIANTS=${VARIANTS:-default nice-20-pin tuned-fifo20 wqrt wqrt-pin}
 UART=${UART:-/dev/ttyS2}
 wq=/sys/devices/virtual/workqueue/ttyS-serial_8250
 imu=/wqrt/imu_uart
@@ -37,10 +57,27 @@ ncpu=$(nproc)
 [ -c "$UART" ] || { echo "E no $UART"; exit 1; }
 [ "$(cat "/sys/class/tty/${UART#/dev/}/type" 2>/dev/null || echo 0)" -gt 0 ] ||
 	{ echo "E no UART behind $UART"; exit 1; }
-echo "I kernel $(uname -r) vcpus $ncpu frames $COUNT period_us $PERIOD_US rounds $ROUNDS"
+irq=$(cat "/sys/class/tty/${UART#/dev/}/irq")
+# The IRQ thread of the UART's line (forced threading under PREEMPT_RT;
+# ttyS2 shares its line with ttyS0 on a PC) and its CPU: the variants
+# that pin the workqueue pin it there.
+irqpid=
+for d in /proc/[0-9]*; do
+	case "$(cat "$d/comm" 2>/dev/null)" in
+	"irq/$irq-"*) irqpid=${d#/proc/}; break ;;
+	esac
+done
+irqcpu=$(cut -d, -f1 "/proc/irq/$irq/effective_affinity_list" 2>/dev/null | cut -d- -f1)
+[ -n "$irqcpu" ] || irqcpu=$CPU
+thread_state() { # PID: comm, policy/prio, allowed CPUs, last CPU
+	[ -n "$1" ] && [ -d "/proc/$1" ] || { echo "-"; return; }
+	echo "$(cat "/proc/$1/comm"),$(chrt -p "$1" 2>/dev/null | sed -n 's/.*policy: SCHED_\([A-Z]*\).*/\1/p' | tr 'A-Z' 'a-z')/$(chrt -p "$1" 2>/dev/null | sed -n 's/.*priority: //p'),allowed=$(sed -n 's/^Cpus_allowed_list:[[:space:]]*//p' "/proc/$1/status"),last=$(cut -d' ' -f39 "/proc/$1/stat")"
+}
+echo "I kernel $(uname -r) vcpus $ncpu frames $COUNT period_us $PERIOD_US frame_len $FRAME_LEN rounds $ROUNDS"
 echo "I clocksource $(cat /sys/devices/system/clocksource/clocksource0/current_clocksource 2>/dev/null || echo unknown)"
-echo "I frame 32 bytes through $UART in loopback at 115200 baud (8250, 16550A FIFO)"
-echo "I writer SCHED_FIFO $WPRIO, reader SCHED_FIFO $RPRIO, both on CPU $CPU; ttyS2 irq $(cat "/sys/class/tty/${UART#/dev/}/irq" 2>/dev/null)"
+echo "I frame $FRAME_LEN bytes through $UART in loopback at 115200 baud (8250, 16550A FIFO)"
+echo "I writer SCHED_FIFO $WPRIO, reader SCHED_FIFO $RPRIO, both on CPU $CPU"
+echo "I irq $irq effective affinity $(cat "/proc/irq/$irq/effective_affinity_list" 2>/dev/null), thread $(thread_state "$irqpid"); pinned variants: CPU $irqcpu"
 echo "I ttyS-serial_8250 at boot: $(for a in policy rtprio nice cpumask; do printf '%s=%s ' $a "$(cat "$wq/$a" 2>/dev/null || echo -)"; done)"
 
 # queue_work -> flush_to_ldisc start from the trace events, when the
@@ -82,15 +119,22 @@ trace_off() { # VARIANT ROUND: T lines for every flush_to_ldisc of ttyS-serial_8
 				return substr($i, 1, length($i) - 1)
 		return -1
 	}
+	function cpu(   i) {
+		for (i = 1; i <= NF; i++)
+			if ($i ~ /^\[[0-9]+\]$/)
+				return substr($i, 2, length($i) - 2) + 0
+		return -1
+	}
 	/workqueue_queue_work:/ && / workqueue=ttyS-serial_8250 / && / function=flush_to_ldisc / {
 		w = $0; sub(/.*work struct=/, "", w); sub(/ .*/, "", w)
 		q[w] = ts()
+		qc[w] = cpu()
 		next
 	}
 	/workqueue_execute_start:/ && /function flush_to_ldisc/ {
 		w = $0; sub(/.*work struct /, "", w); sub(/:.*/, "", w)
 		if (w in q) {
-			printf "T %s %s %.0f\n", v, r, (ts() - q[w]) * 1e9
+			printf "T %s %s %.0f %d %d\n", v, r, (ts() - q[w]) * 1e9, qc[w], cpu()
 			delete q[w]
 		}
 	}' "$tracefs/trace"
@@ -103,6 +147,11 @@ trace_off() { # VARIANT ROUND: T lines for every flush_to_ldisc of ttyS-serial_8
 # The load, as in every latency benchmark (load.sh).
 . "$(dirname "$0")/load.sh"
 start_load
+# This script's own bookkeeping between runs (settings, printing,
+# parsing the trace) above the CFS load, which would otherwise give it a
+# third of a vCPU: under -icount every guest second costs several host
+# seconds. It waits while a run measures; imu_uart runs SCHED_OTHER.
+chrt -f -p 1 $$ 2>/dev/null || echo "I bookkeeping at SCHED_OTHER: chrt -p $$ failed"
 
 orig_cpumask=$(cat "$wq/cpumask")
 why=
@@ -117,29 +166,50 @@ setattr() { # ATTR VALUE: false, with the reason in $why, when refused
 	return 1
 }
 
+unbound_kworkers() { # the pids of kworker/u* (tuned's "by name")
+	for d in /proc/[0-9]*; do
+		case "$(cat "$d/comm" 2>/dev/null)" in
+		kworker/u*) echo "${d#/proc/}" ;;
+		esac
+	done
+}
+
+chrted=
 reset_wq() {
 	for kv in policy=normal nr_idle_extra=0 private=0 nice=0 cpumask=$orig_cpumask; do
 		[ -e "$wq/${kv%%=*}" ] && echo "${kv#*=}" >"$wq/${kv%%=*}" 2>/dev/null
 	done
+	for p in $chrted; do
+		chrt -o -p 0 "$p" 2>/dev/null
+	done
+	chrted=
 }
 
-cpumask=$(printf '%x' $((1 << CPU)))
+pinmask=$(printf '%x' $((1 << irqcpu)))
 
 configure() { # VARIANT
 	case "$1" in
 	default) ;;
-	nice-20) setattr nice -20 ;;
-	fifo20-cpu0)
-		setattr policy fifo && setattr rtprio 20 &&
-			setattr cpumask "$cpumask"
+	nice-20-pin) setattr nice -20 && setattr cpumask "$pinmask" ;;
+	tuned-fifo20)
+		# after the settling sleep, just before the run (below)
 		;;
-	fifo20-cpu0-private-reserve)
+	wqrt | wqrt-pin)
 		setattr private 1 && setattr nr_idle_extra 2 &&
-			setattr policy fifo && setattr rtprio 20 &&
-			setattr cpumask "$cpumask"
+			setattr policy fifo && setattr rtprio 20 || return 1
+		[ "$1" = wqrt ] || setattr cpumask "$pinmask"
 		;;
 	*) why="unknown variant"; false ;;
 	esac
+}
+
+kworker_census() { # "N kworker/u*, M of them SCHED_FIFO"
+	n=0 f=0
+	for p in $(unbound_kworkers); do
+		n=$((n + 1))
+		chrt -p "$p" 2>/dev/null | grep -q SCHED_FIFO && f=$((f + 1))
+	done
+	echo "kworker_u=$n,fifo=$f"
 }
 
 r=1
@@ -156,17 +226,31 @@ while [ "$r" -le "$ROUNDS" ]; do
 			continue
 		fi
 		# let the pool's kworkers come up with the new attributes
-		sleep 1
+		# (half a second: under -icount a guest second of the load
+		# costs several host seconds)
+		sleep 0.5 2>/dev/null || sleep 1
+		if [ "$v" = tuned-fifo20 ]; then
+			for p in $(unbound_kworkers); do
+				chrt -f -p 20 "$p" 2>/dev/null && chrted="$chrted $p"
+			done
+		fi
 		printf 'W %s %s ' "$v" "$r"
 		for a in policy rtprio nice private nr_idle_extra cpumask pool_ids; do
 			printf '%s=%s ' $a "$(cat "$wq/$a" 2>/dev/null | xargs | tr ' ' ,)"
 		done
-		echo
+		echo "$(kworker_census) irq_thread=$(thread_state "$irqpid")"
 		trace_on
-		"$imu" -n "$COUNT" -p "$PERIOD_US" -c "$CPU" -w "$WPRIO" -r "$RPRIO" \
-			-t "$v $r" "$UART" || echo "V $v $r skipped: imu_uart failed ($?)"
+		chrt -o 0 "$imu" -n "$COUNT" -p "$PERIOD_US" -l "$FRAME_LEN" -c "$CPU" \
+			-w "$WPRIO" -r "$RPRIO" -t "$v $r" "$UART" ||
+			echo "V $v $r skipped: imu_uart failed ($?)"
 		trace_off "$v" "$r"
+		# the kworkers born during the run stayed SCHED_NORMAL under tuned
+		echo "W $v $r after: $(kworker_census) irq_thread=$(thread_state "$irqpid")"
 	done
+	reset_wq
+	if [ "$TIMERLAT_S" -gt 0 ]; then
+		rtla_timerlat "$r" "$TIMERLAT_S" || echo "I timerlat round $r: $(tail -n 1 /tmp/timerlat 2>/dev/null || echo "no rtla")"
+	fi
 	r=$((r + 1))
 done
 reset_wq

@@ -1,0 +1,331 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+#
+# imu-stats.py RAW OUTDIR: make bench-imu's tables (markdown on stdout) and
+# the survival curves for its plot (OUTDIR/surv-MODE-VARIANT.dat) from the
+# raw lines run.sh collects, each the guest's line (vm-imu.sh) behind the
+# name of the QEMU mode it was measured in: "MODE F VARIANT ROUND SEQ
+# WRITER_LATE_NS LATENCY_NS", "MODE X ...", "MODE T VARIANT ROUND NS QCPU
+# XCPU", ...
+#
+# Counted as an IMU's user counts: a frame is late when it reached the
+# reader more than LIMIT_US after its scheduled send time, or never (lost
+# frames are late); the longest gap is the longest time between two
+# consecutive frames at the reader. Intervals: bootstrap 95 %, each
+# resample drawing as many rounds as there were, with replacement, then
+# circular blocks of BLOCK (50) frames within each drawn round
+# (benchstats.resample), so they include the differences between rounds;
+# a variant's ratio to the default draws the same rounds for both (they
+# ran in the same rounds). Longest gaps: one per round, the median of the
+# rounds, the rounds resampled. SEED (1), BOOT (2000 resamples; BOOT_Q,
+# 400, for the medians, which sort every resample) from the environment;
+# MODES and VARIANTS name the rows in order. Python's standard library
+# only.
+import lzma
+import math
+import os
+import random
+import sys
+
+sys.dont_write_bytecode = True  # no __pycache__ in the source tree
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from benchstats import quantile, resample  # noqa: E402
+
+BLOCK = 50
+
+
+class Run:
+	def __init__(self):
+		self.frames = {}	# seq: (writer late ns, latency ns or -1)
+		self.x = {}		# the X line's counters
+		self.trace = []		# (ns, queue cpu, run cpu)
+		self.w = []		# W lines
+
+	def seq_lat(self):
+		return [self.frames[k][1] for k in sorted(self.frames)]
+
+
+def read(path):
+	runs = {}	# (mode, variant): {round: Run}
+	info = {}	# mode: [lines]
+	hist = {}	# mode: {round: [(us, count)]}
+	op = lzma.open if path.endswith(".xz") else open
+	with op(path, "rt") as f:
+		for line in f:
+			w = line.split()
+			if len(w) < 2:
+				continue
+			mode, t = w[0], w[1]
+			if t == "H" and len(w) >= 6:
+				# rtla timerlat's histogram: us, count
+				hist.setdefault(mode, {}).setdefault(int(w[3]), []).append(
+					(int(w[4]), int(w[5])))
+			elif t in ("F", "X", "T", "W") and len(w) >= 4:
+				try:
+					rnd = int(w[3])
+				except ValueError:
+					continue
+				r = runs.setdefault((mode, w[2]), {}).setdefault(rnd, Run())
+				if t == "F" and len(w) >= 7:
+					r.frames[int(w[4])] = (int(w[5]), int(w[6]))
+				elif t == "X":
+					r.x = {w[i]: int(w[i + 1]) for i in range(4, len(w) - 1, 2)}
+				elif t == "T" and len(w) >= 7:
+					r.trace.append((int(w[4]), int(w[5]), int(w[6])))
+				elif t == "W":
+					r.w.append(" ".join(w[4:]))
+			else:
+				info.setdefault(mode, []).append(" ".join(w[1:]))
+	# a run counts once it finished: its X line
+	for key in list(runs):
+		runs[key] = {r: run for r, run in runs[key].items() if run.x and run.frames}
+		if not runs[key]:
+			del runs[key]
+	return runs, info, hist
+
+
+def late_flags(lats, ns):
+	return [1 if x < 0 or x > ns else 0 for x in lats]
+
+
+class Counter:
+	"""circular block sums of a round's 0/1 flags, drawn in O(1)"""
+
+	def __init__(self, flags, block):
+		n = len(flags)
+		ring = flags + flags[:block]
+		self.pre = [0]
+		for x in ring:
+			self.pre.append(self.pre[-1] + x)
+		self.n, self.block = n, block
+
+	def draw(self, rng):
+		n, b, pre = self.n, self.block, self.pre
+		if b <= 1 or n <= b:
+			return sum(pre[i + 1] - pre[i] for i in
+				   (rng.randrange(n) for _ in range(n)))
+		s, k = 0, 0
+		while k < n:
+			st = rng.randrange(n)
+			take = min(b, n - k)
+			s += pre[st + take] - pre[st]
+			k += take
+		return s
+
+
+def ci(xs):
+	xs = sorted(xs)
+	if not xs:
+		return None
+	return (quantile(xs, 0.025), quantile(xs, 0.975))
+
+
+def arrivals_gap(run, period_ns):
+	"""the longest time between consecutive frames at the reader (ns)"""
+	arr = sorted(k * period_ns + lat for k, (_, lat) in run.frames.items()
+		     if lat >= 0)
+	if len(arr) < 2:
+		return None
+	return max(b - a for a, b in zip(arr, arr[1:]))
+
+
+def pct(n, d):
+	return 100.0 * n / d if d else float("nan")
+
+
+def fmt_ci(c, f="%.2f"):
+	return "[" + f % c[0] + ", " + f % c[1] + "]" if c else "-"
+
+
+def us(ns):
+	return "%.0f" % (ns / 1000.0)
+
+
+def main():
+	raw, outdir = sys.argv[1], sys.argv[2]
+	limit_ns = int(os.environ.get("LIMIT_US", "2000")) * 1000
+	far_ns = int(os.environ.get("FAR_US", "5000")) * 1000
+	period_ns = int(os.environ.get("PERIOD_US", "1000")) * 1000
+	seed = int(os.environ.get("SEED", "1"))
+	nboot = int(os.environ.get("BOOT", "2000"))
+	nboot_q = int(os.environ.get("BOOT_Q", "400"))
+	runs, info, hist = read(raw)
+	modes = os.environ.get("MODES", "").split() or sorted({m for m, _ in runs})
+	variants = os.environ.get("VARIANTS", "").split() or sorted({v for _, v in runs})
+	base = variants[0]
+	lim_ms = "%g" % (limit_ns / 1e6)
+	far_ms = "%g" % (far_ns / 1e6)
+	print("Statistics: selftests/bench/imu-stats.py (SEED=%d BOOT=%d BOOT_Q=%d)," % (seed, nboot, nboot_q))
+	print("late = later than %s ms after the scheduled send time, or lost;" % lim_ms)
+	print("intervals: bootstrap 95 %%, the rounds resampled, then blocks of %d" % BLOCK)
+	print("frames within each drawn round; ratio: the variant's late share over")
+	print("%s's, the same rounds drawn for both." % base)
+	print()
+	for mode in modes:
+		rng = random.Random(seed)
+		rows = [(v, runs.get((mode, v), {})) for v in variants]
+		rows = [(v, rr) for v, rr in rows if rr]
+		if not rows:
+			continue
+		print("## %s" % mode)
+		print()
+		# the rounds every variant ran in: the pairs of the ratios
+		common = sorted(set.intersection(*(set(rr) for _, rr in rows)))
+		cnt = {}
+		cnt_far = {}
+		for v, rr in rows:
+			cnt[v] = {r: Counter(late_flags(rr[r].seq_lat(), limit_ns), BLOCK) for r in rr}
+			cnt_far[v] = {r: Counter(late_flags(rr[r].seq_lat(), far_ns), BLOCK) for r in rr}
+		# the share and the ratio, each resample drawing the same rounds
+		# for every variant
+		share_b = {v: [] for v, _ in rows}
+		far_b = {v: [] for v, _ in rows}
+		ratio_b = {v: [] for v, _ in rows}
+		for _ in range(nboot):
+			draw = [rng.choice(common) for _ in common]
+			sh = {}
+			for v, rr in rows:
+				n = sum(cnt[v][r].n for r in draw)
+				sh[v] = pct(sum(cnt[v][r].draw(rng) for r in draw), n)
+				far_b[v].append(pct(sum(cnt_far[v][r].draw(rng) for r in draw), n))
+				share_b[v].append(sh[v])
+			for v, _ in rows:
+				if base in sh and sh[base] > 0:
+					ratio_b[v].append(sh[v] / sh[base])
+		# medians: whole resamples of the latencies that came
+		p50_b = {}
+		for v, rr in rows:
+			lats = {r: [x for x in rr[r].seq_lat() if x >= 0] for r in rr}
+			keys = sorted(lats)
+			est = []
+			for _ in range(nboot_q if any(lats.values()) else 0):
+				s = sorted(resample([lats[rng.choice(keys)] for _ in keys], BLOCK, rng))
+				est.append(quantile(s, 0.5))
+			p50_b[v] = ci(est) if est else None
+		print("What an IMU's user counts, per variant (%d rounds in common):" % len(common))
+		print()
+		print("| variant | rounds | frames | lost | late > %s ms %% | ratio to %s | > %s ms %% | longest gap at the reader, ms: median of rounds [interval] (per round) |" % (lim_ms, base, far_ms))
+		print("|---|---|---|---|---|---|---|---|")
+		for v, rr in rows:
+			sent = sum(len(rr[r].frames) for r in rr)
+			lost = sum(1 for r in rr for _, lat in rr[r].frames.values() if lat < 0)
+			late = sum(1 for r in rr for _, lat in rr[r].frames.values() if lat < 0 or lat > limit_ns)
+			far = sum(1 for r in rr for _, lat in rr[r].frames.values() if lat < 0 or lat > far_ns)
+			gaps = [arrivals_gap(rr[r], period_ns) for r in sorted(rr)]
+			gaps = [g for g in gaps if g is not None]
+			gmed = sorted(gaps)[(len(gaps) - 1) // 2] if gaps else None
+			gb = []
+			for _ in range(nboot):
+				d = sorted(rng.choice(gaps) for _ in gaps)
+				gb.append(d[(len(d) - 1) // 2])
+			# the ratio's point estimate from the rounds in common
+			ln = sum(cnt[v][r].pre[cnt[v][r].n] for r in common)
+			bn = sum(cnt[base][r].pre[cnt[base][r].n] for r in common) if base in cnt else 0
+			nv = sum(cnt[v][r].n for r in common)
+			nb = sum(cnt[base][r].n for r in common) if base in cnt else 0
+			ratio = "-" if v == base else (
+				"%.2f %s" % (pct(ln, nv) / pct(bn, nb), fmt_ci(ci(ratio_b[v])))
+				if bn else "- (%s had no late frame)" % base)
+			print("| %s | %d | %d | %d | %.2f %s | %s | %.2f %s | %s %s (%s) |" % (
+				v, len(rr), sent, lost, pct(late, sent), fmt_ci(ci(share_b[v])),
+				ratio, pct(far, sent), fmt_ci(ci(far_b[v])),
+				"%.1f" % (gmed / 1e6) if gmed is not None else "-",
+				fmt_ci(tuple(x / 1e6 for x in ci(gb)), "%.1f") if gb else "",
+				" ".join("%.1f" % (g / 1e6) for g in gaps)))
+		print()
+		print("Where the time goes (latency: scheduled send to read(); path: write() to")
+		print("read(); queue_work -> start: flush_to_ldisc on ttyS-serial_8250, from the")
+		print("trace events; other CPU: the work items run on another CPU than the one")
+		print("that queued them, the UART's IRQ thread's; writer late: the writer's own")
+		print("wake-up, the guest's timer floor):")
+		print()
+		print("| variant | latency p50 us [interval] | p99 us (per round) | path p50 / p99 us | queue_work -> start p50 / p99 us (n) | other CPU % | writer late p50 / p99 us |")
+		print("|---|---|---|---|---|---|---|")
+		for v, rr in rows:
+			lat = sorted(x for r in rr for x in rr[r].seq_lat() if x >= 0)
+			p99r = []
+			for r in sorted(rr):
+				s = sorted(x for x in rr[r].seq_lat() if x >= 0)
+				if s:
+					p99r.append(us(quantile(s, 0.99)))
+			path = sorted(lt - wl for r in rr for wl, lt in rr[r].frames.values() if lt >= 0)
+			wl = sorted(w for r in rr for w, _ in rr[r].frames.values())
+			tr = [t for r in rr for t in rr[r].trace]
+			trs = sorted(t[0] for t in tr)
+			other = sum(1 for t in tr if t[1] != t[2])
+			cell_t = "%s / %s (%d)" % (us(quantile(trs, 0.5)), us(quantile(trs, 0.99)), len(trs)) if trs else "not measured"
+			print("| %s | %s %s | %s (%s) | %s / %s | %s | %s | %s / %s |" % (
+				v, us(quantile(lat, 0.5)) if lat else "-",
+				fmt_ci(tuple(x / 1000 for x in p50_b[v]), "%.0f") if p50_b[v] else "",
+				us(quantile(lat, 0.99)) if lat else "-", " ".join(p99r),
+				us(quantile(path, 0.5)) if path else "-",
+				us(quantile(path, 0.99)) if path else "-", cell_t,
+				"%.1f" % pct(other, len(tr)) if tr else "-",
+				us(quantile(wl, 0.5)), us(quantile(wl, 0.99))))
+		print()
+		if mode in hist:
+			h = hist[mode]
+			tot = sum(c for r in h for _, c in h[r])
+
+			def hq(pairs, q):
+				n = sum(c for _, c in pairs)
+				acc = 0
+				for u, c in sorted(pairs):
+					acc += c
+					if acc >= math.ceil(q * n):
+						return u
+				return None
+			allp = [p for r in h for p in h[r]]
+			over = sum(c for u, c in allp if u * 1000 > limit_ns)
+			print("The floor: rtla timerlat, its FIFO 50 thread woken every %d us on" % (period_ns // 1000))
+			print("every CPU for a while after each round, under the same load: %d" % tot)
+			print("wake-ups, p50 %s us, p99 %s us (per round: %s), max %s us, later" % (
+				hq(allp, 0.5), hq(allp, 0.99),
+				" ".join(str(hq(h[r], 0.99)) for r in sorted(h)),
+				max(u for u, _ in allp)))
+			print("than %s ms %.2f %%." % (lim_ms, pct(over, tot)))
+			print()
+		print("Per round:")
+		print()
+		print("| variant | round | frames | lost | UART overruns | late > %s ms %% | > %s ms %% | longest gap ms | p50 us | p99 us | max us | queue_work -> start p99 us | other CPU %% | kworkers (before; after) |" % (lim_ms, far_ms))
+		print("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
+		for v, rr in rows:
+			for r in sorted(rr):
+				run = rr[r]
+				lats = run.seq_lat()
+				n = len(lats)
+				ok = sorted(x for x in lats if x >= 0)
+				g = arrivals_gap(run, period_ns)
+				trs = sorted(t[0] for t in run.trace)
+				other = sum(1 for t in run.trace if t[1] != t[2])
+				kw = "; ".join(w.split(" irq_thread")[0].split()[-1] for w in run.w)
+				print("| %s | %d | %d | %d | %s | %.2f | %.2f | %s | %s | %s | %s | %s | %s | %s |" % (
+					v, r, n, sum(1 for x in lats if x < 0),
+					run.x.get("overrun", "-"),
+					pct(sum(late_flags(lats, limit_ns)), n),
+					pct(sum(late_flags(lats, far_ns)), n),
+					"%.1f" % (g / 1e6) if g is not None else "-",
+					us(quantile(ok, 0.5)) if ok else "-",
+					us(quantile(ok, 0.99)) if ok else "-",
+					us(ok[-1]) if ok else "-",
+					us(quantile(trs, 0.99)) if trs else "-",
+					"%.1f" % pct(other, len(run.trace)) if run.trace else "-", kw))
+		print()
+		# survival curves: the share of frames at least this late (lost
+		# ones beyond any latency)
+		for v, rr in rows:
+			lats = [x for r in rr for x in rr[r].seq_lat()]
+			n = len(lats)
+			ok = sorted(x for x in lats if x >= 0)
+			with open(os.path.join(outdir, "surv-%s-%s.dat" % (mode, v)), "w") as f:
+				step = max(1, len(ok) // 4000)
+				for i in range(0, len(ok), 1):
+					# thin the body, keep the tail
+					if i % step and len(ok) - i > 2000:
+						continue
+					f.write("%.1f %.6g\n" % (ok[i] / 1000.0, (n - i) / n))
+	return 0
+
+
+if __name__ == "__main__":
+	sys.exit(main())
