@@ -1083,8 +1083,7 @@ imu)
 	steal_pct() { # BEFORE AFTER ("steal total" each): % of the host's CPU time stolen
 		echo "$1 $2" | awk '{ d = $4 - $2; printf "%.1f", (d > 0 ? 100 * ($3 - $1) / d : 0) }'
 	}
-	lock=${WQRT_BENCH_LOCK-/tmp/wqrt-bench.lock}
-	[ -z "$lock" ] || { exec 7>"$lock"; echo "bench-imu: waiting for $lock"; flock 7; }
+	bench_lock bench-imu
 	for m in $modes; do
 		t=$((900 + 6 * rounds * $(echo "$variants" | wc -w) * (count * period_us / 1000000 + 10)))
 		case "$m" in
@@ -1109,7 +1108,7 @@ imu)
 		} >"$d/env-$m"
 		grep -E '^[IOFXWTVH] ' "$log" | sed "s/^/$m /" >>"$raw"
 	done
-	[ -z "$lock" ] || exec 7>&-
+	bench_unlock
 	table=$out/imu.md
 	{
 		echo "# IMU frames over a UART under load ($date)"
