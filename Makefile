@@ -44,6 +44,7 @@ help:
 	@echo "  make vm-shell      interactive shell in the VM (Ctrl-a x quits)"
 	@echo "  make vm-many-cpus  the reserve tests on the test kernel with 64 possible CPUs, 2 online"
 	@echo "  make bench         benchmarks: dispatch latency under load, enqueue throughput, flush rates, IMU over UART, wqrtd's reaction time (build/bench/)"
+	@echo "  make bench-burst   worker creation after the idle cull: a reserve or none, kworkers born FIFO or chrt'ed by name"
 	@echo "  make bench-cost    what the series costs queue_work() and flushes: counts, then times, plain 6.12 vs the series"
 	@echo "  make bench-reserve the memory one worker of a reserve (nr_idle_extra) costs, on the production-like kernel"
 	@echo "  make install       install wqrtd, wqrtctl, the unit, man pages (DESTDIR, PREFIX)"
@@ -193,14 +194,22 @@ distclean: clean
 	rm -rf $(BUILD)
 
 # Benchmarks: numbers, never tests. Tables and plots under build/bench/.
-.PHONY: bench bench-latency bench-enqueue bench-flush bench-imu bench-reaction bench-cost bench-reserve
+.PHONY: bench bench-latency bench-burst bench-enqueue bench-flush bench-imu bench-reaction bench-cost bench-reserve
 bench: bench-latency bench-enqueue bench-flush bench-imu bench-reaction
 
 # the base case, then the scenarios of issue 18.6 on prod and prod-plain
-# (SCENARIOS="rt noisy drivers burst stock" by default; empty skips them)
+# (SCENARIOS="rt noisy drivers stock" by default; empty skips them), then
+# worker creation (bench-burst)
 bench-latency: deps
 	@selftests/bench/run.sh latency
 	@selftests/bench/run.sh latency-scenarios
+	@selftests/bench/run.sh burst
+
+# issue 32.4: bursts after the idle cull on prod, with and without a
+# reserve, kworkers born FIFO (the series) or chrt'ed by name (the stock
+# way), in the same boot (ROUNDS, POOLS, BURST_K: selftests/bench/run.sh)
+bench-burst: deps
+	@selftests/bench/run.sh burst
 
 bench-enqueue: deps
 	@selftests/bench/run.sh enqueue

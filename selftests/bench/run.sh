@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# run.sh latency|latency-scenarios|enqueue|flush|imu|reserve|cost: `make
-# bench-latency` (latency, then latency-scenarios) / `make bench-enqueue` /
-# `make bench-flush` / `make bench-imu` / `make bench-reserve` / `make
-# bench-cost`.
+# run.sh latency|latency-scenarios|burst|enqueue|flush|imu|reserve|cost:
+# `make bench-latency` (latency, latency-scenarios, then burst) / `make
+# bench-burst` / `make bench-enqueue` / `make bench-flush` / `make
+# bench-imu` / `make bench-reserve` / `make bench-cost`.
 # Numbers, not tests: every figure is measured side by side in one run, the
 # variants interleaved, and reported as a table (markdown) and a plot (PNG)
 # under build/bench/.
@@ -14,7 +14,7 @@ top=$(cd "$(dirname "$0")/../.." && pwd)
 build=${WQRT_BUILD:-$top/build}
 out=$build/bench
 mkdir -p "$out"
-what=${1:?usage: run.sh latency|enqueue|flush|imu|reserve|cost}
+what=${1:?usage: run.sh latency|latency-scenarios|burst|enqueue|flush|imu|reserve|cost}
 # when this part of the bench began: every environment record gives the
 # span to its own writing, so the parts of one make bench add up to its
 # wall time
@@ -56,12 +56,27 @@ boot() { # KERNEL SCRIPT NAME TIMEOUT: run SCRIPT in the VM, log in $out/NAME.lo
 	local k=$1 script=$2 name=$3 t=$4 stage
 	stage=$out/stage-$k
 	cp "$script" "$stage/run.sh"
-	cp "$top/selftests/bench/load.sh" "$stage/"
+	cp "$top/selftests/bench/load.sh" "$top/selftests/bench/wqattr.sh" "$stage/"
 	"$top/selftests/vm/vm.sh" script "$(cat "$stage/.kdir")" "$stage/run.sh" \
 		--name "bench-$name" --timeout "$t" >"$out/$name.vmout" 2>&1 || true
 	cp "$build/vm/bench-$name/tap.log" "$out/$name.log"
 	# The accelerator the numbers were measured with goes with them.
 	cp "$build/vm/bench-$name/accel" "$out/$name.accel" 2>/dev/null || true
+}
+
+# The boots, not the builds, hold the host-wide bench lock, so that two
+# benchmarks never share the host's CPUs (WQRT_BENCH_LOCK= to skip it).
+bench_lock() { # WHO: wait for the lock on fd 7
+	lock=${WQRT_BENCH_LOCK-/tmp/wqrt-bench.lock}
+	[ -z "$lock" ] || {
+		exec 7>"$lock"
+		echo "$1: waiting for $lock"
+		flock 7
+	}
+}
+
+bench_unlock() {
+	[ -z "$lock" ] || exec 7>&-
 }
 
 accel_of() { # NAME: "kvm" or "tcg" as run-vm.sh chose it for that run
@@ -78,6 +93,24 @@ env_record() { # NAME KERNEL LOAD_BEFORE LOAD_AFTER: markdown list, every result
 	echo "- guest: $(sed -n 's/^I kernel .* vcpus \([0-9]*\) .*/\1/p' "$log") vCPUs, clocksource $(sed -n 's/^I clocksource //p' "$log" | awk '!seen[$0]++' | paste -sd' ' | sed 's/ /, then /g')"
 	echo "- host load (/proc/loadavg) before: $3; after: $4"
 	echo "- wall clock: run.sh $what started $started UTC, this record $(date -u +%H:%M) UTC"
+}
+
+plot_set() { # TITLE VARIANTS...: a gnuplot panel, the survival curves
+	# ($d/surv-VARIANT.dat) of those that ran
+	local t=$1 p="" x
+	shift
+	for x in "$@"; do
+		[ -s "$d/surv-$x.dat" ] && p="$p $x"
+	done
+	echo "set title \"$t\""
+	if [ -n "$p" ]; then
+		echo "plot for [v in \"${p# }\"] \"$d/surv-\".v.\".dat\" using 1:2 with steps lw 2 title v"
+	else
+		# an empty panel: a curve outside its range, and a label
+		echo "set label 1 \"not run\" at graph 0.4, graph 0.5"
+		echo "plot [1:10][1:10] 100 notitle"
+		echo "unset label 1"
+	fi
 }
 
 orders() { # SEED ROUNDS VARIANTS: one line per round, the variants in a random order drawn from SEED
@@ -116,16 +149,17 @@ latency)
 	deadline_us=${DEADLINE_US:-$period_us}
 	seed=${SEED:-$(od -An -N4 -tu4 /dev/urandom | tr -d ' ')}
 	variants=${VARIANTS:-default nice-20 fifo50 fifo50-private-reserve kthread50 timerlat50 cyclictest50}
-	burst_k=${BURST_K:-8}
 	orders "$seed" "$rounds" "$variants" >"$stage/order"
 	cp "$top/selftests/bench/vm-latency.sh" "$stage/vm-latency.sh"
 	# the script's settings travel in its first lines
-	sed -i "s/^COUNT=.*/COUNT=$count/; s/^PERIOD_US=.*/PERIOD_US=$period_us/; s/^ROUNDS=.*/ROUNDS=$rounds/; s/^VARIANTS=.*/VARIANTS=\"$variants\"/; s/^BURST_K=.*/BURST_K=$burst_k/" \
+	sed -i "s/^COUNT=.*/COUNT=$count/; s/^PERIOD_US=.*/PERIOD_US=$period_us/; s/^ROUNDS=.*/ROUNDS=$rounds/; s/^VARIANTS=.*/VARIANTS=\"$variants\"/" \
 		"$stage/vm-latency.sh"
+	bench_lock bench-latency
 	load_before=$(cat /proc/loadavg)
 	boot "$kernel" "$stage/vm-latency.sh" latency \
 		$((1200 + rounds * $(echo "$variants" | wc -w) * (count * period_us / 1000000 + 15)))
 	load_after=$(cat /proc/loadavg)
+	bench_unlock
 	log=$out/latency.log
 	# CRLF from the TAP UART; rtla osnoise colours its header
 	sed -i -e 's/\r$//' -e 's/\x1b\[[0-9;]*m//g' "$log"
@@ -169,7 +203,6 @@ latency)
 		echo '```'
 		echo
 		DEADLINE_US=$deadline_us PERIOD_US=$period_us SEED=$seed VARIANTS=$variants \
-			BURSTS="burst-reserve0 burst-reserve$burst_k" BURST_K=$burst_k \
 			python3 "$top/selftests/bench/latency-stats.py" "$log" "$d"
 	} >"$table"
 	# Survival curves: the share of periods at least this late, log y, so
@@ -206,25 +239,20 @@ latency-scenarios)
 	# skips the part): rt (a FIFO hog at the profile's priority and
 	# below), noisy (a neighbour flooding the shared pool, with and
 	# without private), drivers (WQ_HIGHPRI, a kthread_worker, a
-	# threaded-handler-like FIFO thread), burst (worker creation warm and
-	# after the idle cull, with and without a reserve), stock (plain 6.12
-	# with wqrtd's [kworker:] mode). The controls (default, fifo50,
-	# timerlat50) are in every boot. vm-scenarios.sh says what each
-	# variant is. ROUNDS (5, at least CULL_WAIT each), COUNT, PERIOD_US, DEADLINE_US, SEED as for
-	# the base case; CULL_WAIT (310 s) idle before the burst after the
-	# cull, BURST_K (8) items a burst, BURST_WARM (5) warm bursts after
-	# it; SUFFIX names the result files (latency-scenarios-DATE-SUFFIX.*,
+	# threaded-handler-like FIFO thread), stock (plain 6.12 with wqrtd's
+	# [kworker:] mode). The controls (default, fifo50, timerlat50) are in
+	# every boot. vm-scenarios.sh says what each variant is. Worker
+	# creation (bursts after the idle cull, with and without a reserve,
+	# the stock way against the series') is `run.sh burst`, below.
+	# ROUNDS (5), COUNT, PERIOD_US, DEADLINE_US, SEED as for the base
+	# case; SUFFIX names the result files (latency-scenarios-DATE-SUFFIX.*,
 	# "smoke" for a run that is one); TABLE_ONLY=1 makes the tables again
 	# from the logs of the last run (same SCENARIOS, ROUNDS), no VM.
-	scenarios=${SCENARIOS-rt noisy drivers burst stock}
+	scenarios=${SCENARIOS-rt noisy drivers stock}
 	[ -n "$scenarios" ] || { echo "bench: SCENARIOS empty, no scenarios"; exit 0; }
 	has() { case " $scenarios " in *" $1 "*) return 0 ;; esac; return 1; }
 	rounds=${ROUNDS:-5} count=${COUNT:-5000} period_us=${PERIOD_US:-1000}
 	deadline_us=${DEADLINE_US:-$period_us}
-	# the idle cull takes workers idle for IDLE_WORKER_TIMEOUT (300 s in
-	# kernel/workqueue.c): a round lasts at least this long
-	cull_wait=${CULL_WAIT:-310}
-	burst_k=${BURST_K:-8} burst_warm=${BURST_WARM:-5}
 	seed=${SEED:-$(od -An -N4 -tu4 /dev/urandom | tr -d ' ')}
 	v_prod="default fifo50 timerlat50"
 	v_stock="default timerlat50"
@@ -237,7 +265,6 @@ latency-scenarios)
 		v_stock="$v_stock highpri kthread50 irqthread50"
 	fi
 	has stock && v_stock="$v_stock chrt-fifo50"
-	has burst || burst_k=0
 	kernels=prod
 	has stock && kernels="prod prod-plain"
 	# KERNELS=prod-plain: the stock boot alone (a smoke of its part)
@@ -259,17 +286,18 @@ latency-scenarios)
 		cp "$top/selftests/bench/vm-scenarios.sh" "$stage/vm-scenarios.sh"
 		# the script's settings travel in its first lines
 		sed -i "s/^COUNT=.*/COUNT=$count/; s/^PERIOD_US=.*/PERIOD_US=$period_us/;
-			s/^ROUNDS=.*/ROUNDS=$rounds/; s/^VARIANTS=.*/VARIANTS=\"$v\"/;
-			s/^BURST_K=.*/BURST_K=$burst_k/; s/^BURST_WARM=.*/BURST_WARM=$burst_warm/;
-			s/^CULL_WAIT=.*/CULL_WAIT=$cull_wait/" "$stage/vm-scenarios.sh"
+			s/^ROUNDS=.*/ROUNDS=$rounds/; s/^VARIANTS=.*/VARIANTS=\"$v\"/" \
+			"$stage/vm-scenarios.sh"
 		log=$out/scen-$k.log
 		# TABLE_ONLY=1: no VM, the tables again from the last logs
 		if [ "${TABLE_ONLY:-0}" != 1 ]; then
+			bench_lock "bench-latency scenarios" >&2
 			before=$(cat /proc/loadavg)
 			echo "bench-latency scenarios: $k, $rounds rounds of: $v" >&2
 			boot "$k" "$stage/vm-scenarios.sh" "scen-$k" \
-				$((1200 + rounds * ($(echo "$v" | wc -w) * (count * period_us / 1000000 + 20) + cull_wait + 120)))
+				$((1200 + rounds * $(echo "$v" | wc -w) * (count * period_us / 1000000 + 20)))
 			after=$(cat /proc/loadavg)
+			bench_unlock
 			sed -i -e 's/\r$//' -e 's/\x1b\[[0-9;]*m//g' "$log"
 			grep -q '^I kernel' "$log" || { cat "$out/scen-$k.vmout"; exit 1; }
 			grep '^E ' "$log" && { cat "$out/scen-$k.vmout"; exit 1; }
@@ -277,21 +305,17 @@ latency-scenarios)
 			echo "$seed" >"$out/scen.seed"
 		fi
 		cp "$out/scen-$k.env" "$d/env-$k"
-		# the bursts after an idle wait that no cull ended are
-		# -notculled; one namespace: plain 6.12's variants are stock-NAME
+		# one namespace: plain 6.12's variants are stock-NAME
 		if [ "$k" = prod ]; then
-			python3 "$top/selftests/bench/scenarios-stats.py" relabel "$log" |
-				grep -E '^[IOSHBNVPWK] ' >>"$d/all.raw"
+			grep -E '^[IOSHNVPK] ' "$log" >>"$d/all.raw"
 		else
-			python3 "$top/selftests/bench/scenarios-stats.py" relabel "$log" |
-				awk '$1 ~ /^[SHBVPWK]$/ { $2 = "stock-" $2 } $1 == "O" {
+			awk '$1 ~ /^[SHVPK]$/ { $2 = "stock-" $2 } $1 == "O" {
 				for (i = 3; i <= NF; i++) $i = "stock-" $i } $1 == "I" { $1 = "I stock:" }
-				{ print }' | grep -E '^[IOSHBNVPWK] ' >>"$d/all.raw"
+				{ print }' "$log" | grep -E '^[IOSHNVPK] ' >>"$d/all.raw"
 		fi
 	done
 	order_rows=$v_prod
 	has stock && order_rows="$order_rows $(for x in $v_stock; do printf 'stock-%s ' "$x"; done)"
-	bursts="burst-r0-warm burst-r0-culled burst-r0-notculled burst-r$burst_k-warm burst-r$burst_k-culled burst-r$burst_k-notculled stock-chrt-burst-warm stock-chrt-burst-culled stock-chrt-burst-notculled"
 	table=$out/latency-scenarios.md
 	{
 		echo "# Dispatch latency: scenarios where wqrt's features matter ($date)"
@@ -324,8 +348,8 @@ latency-scenarios)
 		echo "  emulation, the VM has no device whose interrupt the bench can raise)."
 		echo "- Stock: stock-chrt-fifo50 is plain 6.12 with wqrtd (from the image)"
 		echo "  in [kworker:kworker/u*] mode, policy fifo rtprio 50: every unbound"
-		echo "  kworker by name, tuned's way; wqrtd runs only for that variant (and"
-		echo "  the stock burst), and the kworkers are put back to SCHED_OTHER after."
+		echo "  kworker by name, tuned's way; wqrtd runs only for that variant, and"
+		echo "  the kworkers are put back to SCHED_OTHER after."
 		echo
 		for k in $kernels; do
 			echo "## Environment: $k"
@@ -340,43 +364,15 @@ latency-scenarios)
 		echo '```'
 		echo
 		DEADLINE_US=$deadline_us PERIOD_US=$period_us SEED=$seed VARIANTS=$order_rows \
-			BURSTS="$bursts" BURST_K=$burst_k BURST_DESC="$(cat <<TXT
-$burst_k items at once, each sleeping 2 ms, queued from a FIFO 50 kthread with
-interrupts off from each item's stamp to its queue_work(); the stamp to
-the item's start. burst-rN: private fifo 50 workqueues (4 per N) with
-nr_idle_extra N; -culled: the first burst after the pool's idle cull (at
-least $cull_wait s idle, and fewer workers than the last bursts left);
--notculled: the same wait, but no cull had happened yet; -warm: $burst_warm
-bursts 50 ms apart right after it. stock-chrt-burst: plain 6.12, one
-workqueue with the default attributes (the pool every unbound workqueue
-shares), its kworkers chrt'ed to FIFO 50 by wqrtd's [kworker:] mode;
-TXT
-)" \
 			python3 "$top/selftests/bench/latency-stats.py" "$d/all.raw" "$d"
-		DEADLINE_US=$deadline_us BURST_K=$burst_k SEED=$seed VARIANTS=$order_rows \
+		DEADLINE_US=$deadline_us SEED=$seed VARIANTS=$order_rows \
 			python3 "$top/selftests/bench/scenarios-stats.py" "$d/all.raw" "$d"
 	} >"$table"
-	plot_set() { # TITLE VARIANTS...: the survival curves of those that ran
-		local t=$1 p="" x
-		shift
-		for x in "$@"; do
-			[ -s "$d/surv-$x.dat" ] && p="$p $x"
-		done
-		echo "set title \"$t\""
-		if [ -n "$p" ]; then
-			echo "plot for [v in \"${p# }\"] \"$d/surv-\".v.\".dat\" using 1:2 with steps lw 2 title v"
-		else
-			# an empty panel: a curve outside its range, and a label
-			echo "set label 1 \"not run\" at graph 0.4, graph 0.5"
-			echo "plot [1:10][1:10] 100 notitle"
-			echo "unset label 1"
-		fi
-	}
 	{
 		cat <<GP
-set terminal pngcairo size 1400,1000 noenhanced
+set terminal pngcairo size 1800,600 noenhanced
 set output "$out/latency-scenarios.png"
-set multiplot layout 2,2 title "expiry (burst: stamp) to work start under load: share at least this late (1-CDF)"
+set multiplot layout 1,3 title "expiry to work start under load: share at least this late (1-CDF)"
 set logscale xy
 set xlabel "latency (us)"
 set ylabel "share"
@@ -387,7 +383,6 @@ GP
 		plot_set "RT competition (FIFO hog on CPU 1)" fifo50-pin default-pin-hog50 fifo50-pin-hog50 fifo50-pin-hog40 timerlat50
 		plot_set "noisy neighbour" fifo50 fifo50-noisy fifo50-private-noisy default
 		plot_set "drivers' first tries, stock kernel" default highpri kthread50 irqthread50 stock-default stock-highpri stock-chrt-fifo50 stock-irqthread50
-		plot_set "bursts of $burst_k (stamp to start)" $bursts
 		echo "unset multiplot"
 	} | gnuplot
 	res=$top/selftests/bench/results
@@ -397,6 +392,144 @@ GP
 	xz -9 <"$d/all.raw" >"$base.raw.xz"
 	cat "$table"
 	echo "bench: table $table, plot $out/latency-scenarios.png (copies under $base.*)"
+	;;
+burst)
+	# make bench-burst (and the end of make bench-latency): worker
+	# creation on the production-like kernel (BURST_KERNEL, prod), one
+	# boot, selftests/bench/vm-burst.sh: bursts of BURST_K (8) items on
+	# private workqueues, the first after each pool's idle cull and
+	# BURST_WARM (5) warm ones after it, three variants interleaved in a
+	# seeded random order in each of ROUNDS (5) rounds: fifo 50 without a
+	# reserve, fifo 50 with nr_idle_extra BURST_K, and policy normal with
+	# the kworkers chrt'ed to FIFO 50 by name by wqrtd (the stock way);
+	# POOLS (3) workqueues per variant and round. A round comes every
+	# CULL_WAIT / 2 (155 s) or so after the first CULL_WAIT (310 s): 5
+	# rounds take about 18 min. Intervals resample whole rounds
+	# (rounds-ci.py), differences between variants too, the rounds drawn
+	# together. SUFFIX names the result files (burst-DATE-SUFFIX.*);
+	# TABLE_ONLY=1 makes the tables again from the last run's log, no VM.
+	kernel=${BURST_KERNEL:-prod}
+	rounds=${ROUNDS:-5} burst_k=${BURST_K:-8} burst_warm=${BURST_WARM:-5}
+	pools=${POOLS:-3} cull_wait=${CULL_WAIT:-310} cull_extra=${CULL_EXTRA:-120}
+	for v in rounds burst_k burst_warm pools cull_wait; do
+		[[ "${!v}" =~ ^[1-9][0-9]{0,3}$ ]] || {
+			echo "bench-burst: ${v^^}=${!v}: a positive integer, please" >&2
+			exit 2
+		}
+	done
+	# wqrt_bench.c's NR_CULL_WQ: two sets of 3 x POOLS workqueues
+	[ "$pools" -le 3 ] || { echo "bench-burst: POOLS=$pools: at most 3" >&2; exit 2; }
+	log=$out/burst.log
+	if [ "${TABLE_ONLY:-0}" = 1 ]; then
+		stage=$out/stage-$kernel
+		seed=$(cat "$out/burst.seed")
+	else
+		seed=${SEED:-$(od -An -N4 -tu4 /dev/urandom | tr -d ' ')}
+		stage=$(build_flavour "$kernel")
+		orders "$seed" "$rounds" "$(seq -s ' ' 0 $((3 * pools - 1)))" >"$stage/burst-order"
+		cp "$top/selftests/bench/vm-burst.sh" "$stage/vm-burst.sh"
+		# the script's settings travel in its first lines
+		sed -i "s/^ROUNDS=.*/ROUNDS=$rounds/; s/^BURST_K=.*/BURST_K=$burst_k/;
+			s/^BURST_WARM=.*/BURST_WARM=$burst_warm/; s/^POOLS=.*/POOLS=$pools/;
+			s/^CULL_WAIT=.*/CULL_WAIT=$cull_wait/; s/^CULL_EXTRA=.*/CULL_EXTRA=$cull_extra/" \
+			"$stage/vm-burst.sh"
+		bench_lock bench-burst
+		start=$(date +%s)
+		load_before=$(cat /proc/loadavg)
+		echo "bench-burst: $kernel, $rounds rounds, about $(((cull_wait + (rounds - 1) * (cull_wait / 2 + 15)) / 60 + 2)) min"
+		boot "$kernel" "$stage/vm-burst.sh" burst \
+			$((900 + cull_wait + cull_extra + rounds * (cull_wait / 2 + cull_extra + 60)))
+		load_after=$(cat /proc/loadavg)
+		bench_unlock
+		sed -i -e 's/\r$//' "$log"
+		grep -q '^I done' "$log" && ! grep -q '^E ' "$log" || {
+			grep '^E ' "$log" >&2 || cat "$out/burst.vmout" >&2
+			echo "bench-burst: the boot did not finish its rounds" >&2
+			exit 1
+		}
+		echo "$seed" >"$out/burst.seed"
+		echo "$(( ($(date +%s) - start) / 60 ))" >"$out/burst.minutes"
+		env_record burst "$kernel" "$load_before" "$load_after" >"$out/burst.env"
+	fi
+	date=$(date -u +%Y-%m-%d)
+	d=$out/burst
+	rm -rf "$d"
+	mkdir -p "$d"
+	# the bursts after an idle wait that no cull ended are -notculled;
+	# named as the results' copy (rounds-ci.py heads its tables with it)
+	raw=$d/burst-$date${SUFFIX:+-$SUFFIX}.raw
+	python3 "$top/selftests/bench/scenarios-stats.py" relabel "$log" |
+		grep -E '^[IOBPWKV] ' >"$raw"
+	rk=burst-r$burst_k
+	pairs="burst-r0-culled:$rk-culled burst-r0-warm:$rk-warm burst-chrt-culled:burst-r0-culled burst-chrt-warm:burst-r0-warm"
+	table=$out/burst.md
+	{
+		echo "# Worker creation: bursts after the idle cull, with and without a reserve, the stock way and the series' ($date)"
+		echo
+		echo "Command: \`$(for v in ROUNDS BURST_K BURST_WARM POOLS CULL_WAIT CULL_EXTRA BURST_KERNEL SUFFIX; do [ -z "${!v:-}" ] || printf '%s=%q ' "$v" "${!v}"; done)SEED=$seed make bench-burst\`;"
+		echo "$(cat "$out/burst.minutes") min of boot. selftests/bench/vm-burst.sh says what the boot does."
+		echo
+		echo "One boot of $kernel under the load of the latency benchmarks (a nice-0"
+		echo "CPU hog per vCPU, a fork loop, a pipe stream). A burst: $burst_k items at"
+		echo "once, each sleeping 2 ms, queued from a FIFO 50 kthread with interrupts"
+		echo "off from each item's stamp to its queue_work(); a sample is the stamp"
+		echo "to the item's start. Every workqueue has a pool of its own (private 1):"
+		echo
+		echo "- burst-r0: policy fifo, rtprio 50, no reserve: the series' way, every"
+		echo "  kworker the pool creates born FIFO 50;"
+		echo "- $rk: the same with nr_idle_extra $burst_k;"
+		echo "- burst-chrt: policy normal, its kworkers chrt'ed to FIFO 50 by name"
+		echo "  once they exist: the stock way, what a user of plain 6.12 can do"
+		echo "  (wqrtd's [kworker:] sections, one per pool, as wqrtd on plain 6.12 or"
+		echo "  tuned do it; wqrtd runs from before the first bursts to the end)."
+		echo
+		echo "-culled: the first burst after the pool's idle cull (idle at least"
+		echo "$cull_wait s, and fewer workers than its last bursts left); -notculled: the"
+		echo "same wait, no cull yet; -warm: $burst_warm bursts 50 ms apart, 50 ms after it;"
+		echo "-first: each new pool's very first burst, before the rounds. $pools"
+		echo "workqueues per variant in each of two sets used in alternate rounds;"
+		echo "in each round its set's $((3 * pools)) workqueues in an order drawn from seed"
+		echo "$seed (the O lines)."
+		echo
+		echo "## Environment"
+		echo
+		cat "$out/burst.env"
+		echo "- kernel .config: burst-$date${SUFFIX:+-$SUFFIX}-$kernel.config.xz beside this file"
+		echo
+		echo '```'
+		grep -E '^I ' "$raw" | cut -c3-
+		grep -E '^O ' "$raw" | sed 's/^O \([^ ]*\) \([^ ]*\) /round \1, set \2: /'
+		grep -E '^V ' "$raw" | cut -c3- || true
+		echo '```'
+		echo
+		SEED=1 BURST_K=$burst_k PAIRS=$pairs \
+			python3 "$top/selftests/bench/rounds-ci.py" "$raw" | sed 1,2d
+		SEED=$seed python3 "$top/selftests/bench/scenarios-stats.py" "$raw" "$d"
+	} >"$table"
+	{
+		cat <<GP
+set terminal pngcairo size 1400,600 noenhanced
+set output "$out/burst.png"
+set multiplot layout 1,2 title "bursts of $burst_k under load, stamp to start: share at least this late (1-CDF)"
+set logscale xy
+set xlabel "latency (us)"
+set ylabel "share"
+set arrow from 1000, graph 0 to 1000, graph 1 nohead dt 2
+set key top right
+set grid
+GP
+		plot_set "first burst after the idle cull" burst-r0-culled "$rk-culled" burst-chrt-culled
+		plot_set "warm bursts" burst-r0-warm "$rk-warm" burst-chrt-warm
+		echo "unset multiplot"
+	} | gnuplot
+	res=$top/selftests/bench/results
+	base=$res/burst-$date${SUFFIX:+-$SUFFIX}
+	cp "$table" "$base.md"
+	cp "$out/burst.png" "$base.png"
+	xz -9 <"$raw" >"$base.raw.xz"
+	xz -9 <"$(cat "$stage/.kdir")/obj/.config" >"$base-$kernel.config.xz"
+	cat "$table"
+	echo "bench: table $table, plot $out/burst.png (copies under $base.*)"
 	;;
 enqueue)
 	# Seed 000's method, PRODUCERS kthreads x ITEMS work items per
@@ -444,14 +577,7 @@ enqueue)
 	timeout=$((300 + 5 * producers * items / 15000))
 	raw=$out/$name.raw
 	: >"$raw"
-	# The boots, not the builds, under the host-wide bench lock, so that
-	# two benchmarks never share the 2 CPUs (WQRT_BENCH_LOCK= to skip it).
-	lock=${WQRT_BENCH_LOCK-/tmp/wqrt-bench.lock}
-	[ -z "$lock" ] || exec 7>"$lock"
-	[ -z "$lock" ] || {
-		echo "bench-enqueue: waiting for $lock"
-		flock 7
-	}
+	bench_lock bench-enqueue
 	start=$(date +%s)
 	load_before=$(cat /proc/loadavg)
 	# UNTIL (a date): start no round that would end after it, judging by
@@ -487,7 +613,7 @@ enqueue)
 		rounds_asked=$rounds rounds=$r
 	}
 	load_after=$(cat /proc/loadavg)
-	[ -z "$lock" ] || exec 7>&-
+	bench_unlock
 	date=$(date -u +%Y-%m-%d)
 	res=$top/selftests/bench/results
 	base=$name-$date${TAG:+-$TAG}
@@ -680,7 +806,6 @@ cost)
 	res=$top/selftests/bench/results
 	base=cost-$date${TAG:+-$TAG}
 	start=$(date +%s)
-	lock=${WQRT_BENCH_LOCK-/tmp/wqrt-bench.lock}
 	steal() { # the host's steal and total jiffies, from /proc/stat
 		awk '$1 == "cpu" { t = 0; for (i = 2; i <= NF; i++) t += $i; print $9, t }' /proc/stat
 	}
@@ -704,7 +829,7 @@ cost)
 	if [ "${COUNTS:-1}" = 1 ]; then
 		gcc -O2 -Wall -Wextra -Werror -fPIC -shared -fvisibility=hidden \
 			-o "$out/wqcount.so" "$top/selftests/bench/cost/wqcount.c"
-		[ -z "$lock" ] || { exec 7>"$lock"; echo "bench-cost: waiting for $lock"; flock 7; }
+		bench_lock bench-cost
 		for k in $count_kernels; do
 			build_once "$k"
 			cp "$top/selftests/bench/vm-cost.sh" "$out/stage-$k/vm-cost.sh"
@@ -731,7 +856,7 @@ cost)
 			cp "$(cat "$out/stage-$k/.kdir")/obj/System.map" "$out/cost-$k.map"
 			env_record "cost-$k" "$k" "$before" "$after" >"$out/cost-$k.env"
 		done
-		[ -z "$lock" ] || exec 7>&-
+		bench_unlock
 		{
 			echo "## Counts (host-independent)"
 			echo
@@ -784,7 +909,7 @@ cost)
 		orders "$((seed + 1))" "$rounds" "prod-flush-plain prod-flush" >"$out/cost.order-flush"
 		raw=$out/cost-times.raw
 		: >"$raw"
-		[ -z "$lock" ] || { exec 7>"$lock"; echo "bench-cost: waiting for $lock"; flock 7; }
+		bench_lock bench-cost
 		load_before=$(cat /proc/loadavg) steal_before=$(steal)
 		# The guest's TSC runs at the host's, but under TCG its
 		# calibration against the emulated PIT is a lottery: one boot
@@ -831,7 +956,7 @@ cost)
 				awk -v p="$k $r" '$1 == "S" || $1 == "L" { print p, "R", $0 }' "$log" >>"$raw"
 			done
 		done
-		[ -z "$lock" ] || exec 7>&-
+		bench_unlock
 		load_after=$(cat /proc/loadavg) steal_after=$(steal)
 		{
 			echo "## Times"
@@ -958,8 +1083,7 @@ imu)
 	steal_pct() { # BEFORE AFTER ("steal total" each): % of the host's CPU time stolen
 		echo "$1 $2" | awk '{ d = $4 - $2; printf "%.1f", (d > 0 ? 100 * ($3 - $1) / d : 0) }'
 	}
-	lock=${WQRT_BENCH_LOCK-/tmp/wqrt-bench.lock}
-	[ -z "$lock" ] || { exec 7>"$lock"; echo "bench-imu: waiting for $lock"; flock 7; }
+	bench_lock bench-imu
 	for m in $modes; do
 		t=$((900 + 6 * rounds * $(echo "$variants" | wc -w) * (count * period_us / 1000000 + 10)))
 		case "$m" in
@@ -984,7 +1108,7 @@ imu)
 		} >"$d/env-$m"
 		grep -E '^[IOFXWTVH] ' "$log" | sed "s/^/$m /" >>"$raw"
 	done
-	[ -z "$lock" ] || exec 7>&-
+	bench_unlock
 	table=$out/imu.md
 	{
 		echo "# IMU frames over a UART under load ($date)"

@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # scenarios-stats.py RAW DATDIR: the tables of the latency scenarios that
-# latency-stats.py does not make, from the raw lines of vm-scenarios.sh:
+# latency-stats.py does not make, from the raw lines of vm-scenarios.sh
+# (and of vm-burst.sh, make bench-burst's):
 # which pools the noisy-neighbour variants ran on (P), the policy and age
 # of the task that ran each item (S and B lines' last two fields), the
 # workers of the burst pools across the idle cull (W), and wqrtd's window:
@@ -39,7 +40,8 @@ def relabel(path):
 	"""The log again, with the bursts after the idle wait of a pool that
 	had not been culled (no fewer workers before them than the bursts
 	left it with: W's BEFORE not below AFTER) renamed VARIANT-notculled.
-	vm-scenarios.sh prints, per pool, a P line, its bursts, a W line."""
+	vm-burst.sh (vm-scenarios.sh until 2026-12-01) prints, per pool, a P
+	line, its bursts, a W line."""
 	held = []
 	with open(path) as f:
 		for line in f:
@@ -92,22 +94,24 @@ def main():
 				r = results.setdefault(w[1], {})
 				r[w[6]] = r.get(w[6], 0) + 1
 
-	print("## Pools of the noisy-neighbour variants")
-	print()
-	print("pool_ids of wqrt_bench and of the neighbour wqrt_bench_nb as each")
-	print("run started (\"pod:pool\"; the same pool ID means a shared pool).")
-	print()
-	print("| variant | round | wqrt_bench | wqrt_bench_nb | shared |")
-	print("|---|---|---|---|---|")
-	for (v, r), p in sorted(pools.items()):
-		if "wqrt_bench_nb" not in p:
-			continue
-		a = {x.split(":")[-1] for x in p.get("wqrt_bench", "").split()}
-		b = {x.split(":")[-1] for x in p["wqrt_bench_nb"].split()}
-		print("| %s | %s | %s | %s | %s |" % (
-			v, r, p.get("wqrt_bench", "-"), p["wqrt_bench_nb"],
-			"yes" if a & b else "no"))
-	print()
+	# make bench-burst's raw file has no neighbour
+	if any("wqrt_bench_nb" in p for p in pools.values()):
+		print("## Pools of the noisy-neighbour variants")
+		print()
+		print("pool_ids of wqrt_bench and of the neighbour wqrt_bench_nb as each")
+		print("run started (\"pod:pool\"; the same pool ID means a shared pool).")
+		print()
+		print("| variant | round | wqrt_bench | wqrt_bench_nb | shared |")
+		print("|---|---|---|---|---|")
+		for (v, r), p in sorted(pools.items()):
+			if "wqrt_bench_nb" not in p:
+				continue
+			a = {x.split(":")[-1] for x in p.get("wqrt_bench", "").split()}
+			b = {x.split(":")[-1] for x in p["wqrt_bench_nb"].split()}
+			print("| %s | %s | %s | %s | %s |" % (
+				v, r, p.get("wqrt_bench", "-"), p["wqrt_bench_nb"],
+				"yes" if a & b else "no"))
+		print()
 
 	print("## Who ran the items")
 	print()

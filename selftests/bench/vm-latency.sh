@@ -14,7 +14,6 @@
 #   H VARIANT ROUND US COUNT   a histogram bucket (rtla timerlat), COUNT
 #                              periods at US microseconds
 #   N ...                      rtla osnoise's (or the tracer's) summary
-#   B VARIANT ROUND NS         one line per burst item
 #   V VARIANT ROUND skipped: why   a variant this kernel cannot run
 # The settings are the first lines, which run.sh rewrites.
 
@@ -22,8 +21,6 @@ COUNT=5000
 PERIOD_US=1000
 ROUNDS=5
 VARIANTS="default nice-20 fifo50 fifo50-private-reserve kthread50 timerlat50 cyclictest50"
-BURST_K=8
-BURST_ROUNDS=20
 OSNOISE_S=10
 
 wq=/sys/devices/virtual/workqueue/wqrt_bench
@@ -160,19 +157,6 @@ while [ $r -le "$ROUNDS" ]; do
 	r=$((r + 1))
 done
 
-# Burst: K blocking items at once, without and with a reserve of K.
-r=1
-while [ $r -le "$ROUNDS" ]; do
-	for reserve in 0 "$BURST_K"; do
-		reset_wq
-		setattr policy fifo && setattr rtprio 50 || { echo "V burst $r skipped: no policy attribute"; break; }
-		setattr nr_idle_extra "$reserve" || { echo "V burst-reserve$reserve $r skipped: no nr_idle_extra"; continue; }
-		sleep 1
-		echo "$BURST_K $BURST_ROUNDS" >"$ctl/burst" &&
-			awk -v v="burst-reserve$reserve" -v r=$r '{ print "B " v " " r " " $1 }' "$ctl/burst"
-	done
-	r=$((r + 1))
-done
 reset_wq
 stop_load
 # the kernel may have changed clocksource since the start (tsc-early)

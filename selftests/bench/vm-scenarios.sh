@@ -31,24 +31,13 @@
 #                                every unbound kworker by name)
 #   timerlat50                   rtla timerlat at FIFO 50, the floor
 #
-# and, once per round after the latency variants, worker creation: BURST_K
-# items at once, each sleeping 2 ms, queued from a FIFO 50 kthread with
-# interrupts off from the stamp to queue_work(), on private fifo 50
-# workqueues (wqrt_bench_c0..3 without a reserve, c4..7 with nr_idle_extra
-# BURST_K): the first burst after CULL_WAIT seconds idle (past the idle
-# cull, IDLE_WORKER_TIMEOUT 300 s), then BURST_WARM bursts 50 ms apart. On
-# a kernel without the series: one default-attribute workqueue (c0, the
-# pool every unbound workqueue shares), its kworkers chrt'ed by wqrtd.
+# Worker creation (bursts after the idle cull, the stock way against the
+# series') is make bench-burst's, vm-burst.sh.
 #
-# Prints the lines of vm-latency.sh (I, O, S, H, B, V) and:
+# Prints the lines of vm-latency.sh (I, O, S, H, V) and:
 #   S VARIANT ROUND NS TIMER_NS POLICY AGE_NS   POLICY of the task that ran
 #                              the item, AGE_NS since it was created
-#   B VARIANT ROUND NS POLICY AGE_NS
 #   P VARIANT ROUND WQ POOL_IDS   the pools of a workqueue as it ran
-#   W VARIANT ROUND WQ BEFORE AFTER IDLE_S   the workers of its pools
-#                              before the first burst and after the last
-#                              one, and how long they had been idle (fewer
-#                              workers BEFORE than the last AFTER: culled)
 #   K VARIANT ROUND PID FORK_NS DONE_NS RESULT COMM   wqrtd --timing: a kworker
 #                              forked while wqrtd ran, and when its FIFO
 #                              policy was verified
@@ -58,9 +47,6 @@ COUNT=5000
 PERIOD_US=1000
 ROUNDS=5
 VARIANTS="default fifo50"
-BURST_K=8
-BURST_WARM=5
-CULL_WAIT=310
 HOG_CPU=1
 HOG_ON_US=2000
 HOG_OFF_US=8000
@@ -79,7 +65,7 @@ ncpu=$(nproc)
 series=0
 [ -e "$wq/policy" ] && series=1
 echo "I kernel $(uname -r) vcpus $ncpu series $series periods $COUNT period_us $PERIOD_US rounds $ROUNDS"
-echo "I scenarios: hog cpu $HOG_CPU on_us $HOG_ON_US off_us $HOG_OFF_US; flood items $FLOOD_ITEMS spin_us $FLOOD_SPIN_US period_us $FLOOD_PERIOD_US; burst k $BURST_K warm $BURST_WARM cull_wait_s $CULL_WAIT"
+echo "I scenarios: hog cpu $HOG_CPU on_us $HOG_ON_US off_us $HOG_OFF_US; flood items $FLOOD_ITEMS spin_us $FLOOD_SPIN_US period_us $FLOOD_PERIOD_US"
 echo "I clocksource $(cat /sys/devices/system/clocksource/clocksource0/current_clocksource 2>/dev/null || echo unknown)"
 echo "I rtla $(command -v rtla >/dev/null && rtla --help 2>&1 | sed -n 's/^rtla version //p' | head -n 1 || echo missing)"
 echo "I wqrtd $(command -v wqrtd >/dev/null && echo present || echo missing)"
@@ -88,62 +74,16 @@ mask=$(printf '%x' $((1 << HOG_CPU)))
 
 . "$here/load.sh"
 start_load
+. "$here/wqattr.sh"
 
-setattr() { # WQ ATTR VALUE: fails the variant when the kernel refuses
-	[ -e "$wqdir/$1/$2" ] || return 1
-	echo "$3" >"$wqdir/$1/$2" 2>/dev/null
-}
-
-reset_wq() { # WQ
-	if [ $series = 1 ]; then
-		setattr "$1" policy normal
-		setattr "$1" nr_idle_extra 0
-		setattr "$1" private 0
-	fi
-	setattr "$1" nice 0
-	setattr "$1" cpumask "$(printf '%x' $(((1 << ncpu) - 1)))"
-}
-
-pools() { # VARIANT ROUND WQ: a P line
-	echo "P $1 $2 $3 $(cat "$wqdir/$3/pool_ids" 2>/dev/null || echo none)"
-}
-
-workers() { # WQ: the kworkers of its pools (every unbound one without pool_ids)
-	if [ -e "$wqdir/$1/pool_ids" ]; then
-		ids=$(tr ' ' '\n' <"$wqdir/$1/pool_ids" | sed 's/.*://' | paste -sd'|')
-		cat /proc/[0-9]*/comm 2>/dev/null | grep -cE "^kworker/u($ids):"
-	else
-		cat /proc/[0-9]*/comm 2>/dev/null | grep -c '^kworker/u'
-	fi
-}
-
-# wqrtd in [kworker:] mode, every unbound kworker fifo 50, its --timing
-# file for the window of a new kworker still SCHED_NORMAL.
-wqrtd_pid=
-wqrtd_start() {
-	command -v wqrtd >/dev/null || return 1
+# wqrtd in [kworker:] mode, every unbound kworker fifo 50 (tuned's way)
+chrt_start() {
 	printf '[kworker:kworker/u*]\npolicy = fifo\nrtprio = 50\n' >/tmp/chrt.conf
-	chmod 0644 /tmp/chrt.conf
-	rm -f /tmp/timing
-	wqrtd --foreground -c /tmp/chrt.conf --timing /tmp/timing >/tmp/wqrtd.log 2>&1 &
-	wqrtd_pid=$!
-	_i=0
-	while ! grep -q "mode:" /tmp/wqrtd.log 2>/dev/null && [ $_i -lt 100 ]; do
-		sleep 0.1
-		_i=$((_i + 1))
-	done
-	sleep 1
-	kill -0 $wqrtd_pid 2>/dev/null
+	wqrtd_start /tmp/chrt.conf
 }
 
-wqrtd_stop() { # VARIANT ROUND
-	[ -n "$wqrtd_pid" ] || return 0
-	kill -TERM $wqrtd_pid 2>/dev/null
-	wait $wqrtd_pid 2>/dev/null
-	wqrtd_pid=
-	awk -v v="$1" -v r="$2" '{ print "K " v " " r " " $0 }' /tmp/timing 2>/dev/null
-	grep -E "warning:|error:|critical:" /tmp/wqrtd.log | head -n 5 |
-		sed "s/^/V $1 $2 note: wqrtd: /"
+chrt_stop() { # VARIANT ROUND
+	wqrtd_stop "$1" "$2"
 	# back to what the stock kernel gives them, for the other variants
 	for _p in /proc/[0-9]*; do
 		case $(cat "$_p/comm" 2>/dev/null) in
@@ -184,9 +124,9 @@ variant() { # NAME ROUND
 		return ;;
 	chrt-fifo50)
 		[ $series = 0 ] || return 1
-		wqrtd_start || { wqrtd_stop "$1" "$2"; return 1; }
+		chrt_start || { chrt_stop "$1" "$2"; return 1; }
 		latency wq "$1" "$2"
-		wqrtd_stop "$1" "$2"
+		chrt_stop "$1" "$2"
 		return ;;
 	*) return 1 ;;
 	esac
@@ -213,45 +153,6 @@ timerlat() { # ROUND: as vm-latency.sh, rtla only
 		echo "V timerlat50 $1 skipped: rtla timerlat failed ($(grep -v '^ *$' /tmp/timerlat 2>/dev/null | head -n 2 | tr '\n' ' '))"
 }
 
-# Worker creation. With the series: c0..3 without a reserve, c4..7 with
-# one, all private (a pool each, so that every workqueue gives one burst
-# after its own cull) and fifo 50. Without: c0 alone, default attributes.
-if [ $series = 1 ]; then
-	cwqs="wqrt_bench_c0 wqrt_bench_c1 wqrt_bench_c2 wqrt_bench_c3 wqrt_bench_c4 wqrt_bench_c5 wqrt_bench_c6 wqrt_bench_c7"
-	for c in $cwqs; do
-		case $c in
-		*c[0-3]) res=0 ;;
-		*) res=$BURST_K ;;
-		esac
-		setattr $c private 1 && setattr $c nr_idle_extra $res &&
-			setattr $c policy fifo && setattr $c rtprio 50 ||
-			echo "V burst 0 note: $c refused its attributes"
-	done
-else
-	cwqs=wqrt_bench_c0
-fi
-burst_name() { # WQ
-	if [ $series = 0 ]; then
-		echo chrt-burst
-	else
-		case $1 in
-		*c[0-3]) echo burst-r0 ;;
-		*) echo "burst-r$BURST_K" ;;
-		esac
-	fi
-}
-burst() { # WQ NAME ROUND N
-	echo "$BURST_K $4 $1" >"$ctl/burst" &&
-		awk -v v="$2" -v r="$3" '{ print "B " v " " r " " $0 }' "$ctl/burst"
-}
-# the first burst of each pool: it grows, and from here on only a cull
-# takes its workers away again
-for c in $cwqs; do
-	burst $c "$(burst_name $c)-first" 0 1
-	eval "left_$(echo $c | tr -c 'a-z0-9\n' _)=$(workers $c)"
-done
-last_burst=$(awk '{ print int($1) }' /proc/uptime)
-
 r=1
 while [ $r -le "$ROUNDS" ]; do
 	order=$(sed -n "${r}p" "$here/order" 2>/dev/null)
@@ -263,44 +164,6 @@ while [ $r -le "$ROUNDS" ]; do
 		*) variant $v $r || echo "V $v $r skipped: attribute missing or refused on this kernel" ;;
 		esac
 	done
-	reset_wq wqrt_bench
-	reset_wq wqrt_bench_nb
-	# past the idle cull of every burst pool: IDLE_WORKER_TIMEOUT, and
-	# then the idle timer, a 300 s timer in the timer wheel's level of
-	# 32768-jiffy granularity (HZ=1000), may fire up to about 33 s late,
-	# and once more if it had to be re-armed; so from CULL_WAIT on, wait
-	# until every burst pool has fewer workers than the bursts left it
-	# with (the cull happened), for at most 120 s more
-	now=$(awk '{ print int($1) }' /proc/uptime)
-	[ $((now - last_burst)) -ge "$CULL_WAIT" ] ||
-		sleep $((CULL_WAIT - (now - last_burst)))
-	while :; do
-		culled=1
-		for c in $cwqs; do
-			left=0
-			eval "left=\${left_$(echo $c | tr -c 'a-z0-9\n' _):-0}"
-			[ "$(workers $c)" -lt "$left" ] || culled=0
-		done
-		now=$(awk '{ print int($1) }' /proc/uptime)
-		[ $culled = 1 ] && break
-		[ $((now - last_burst)) -lt $((CULL_WAIT + 120)) ] || break
-		sleep 5
-	done
-	idle_s=$((now - last_burst))
-	[ $series = 1 ] || wqrtd_start || echo "V chrt-burst $r note: no wqrtd, kworkers not chrt'ed"
-	for c in $cwqs; do
-		name=$(burst_name $c)
-		pools "$name" $r $c
-		before=$(workers $c)
-		burst $c "$name-culled" $r 1
-		sleep 0.05
-		burst $c "$name-warm" $r "$BURST_WARM"
-		after=$(workers $c)
-		eval "left_$(echo $c | tr -c 'a-z0-9\n' _)=$after"
-		echo "W $name $r $c $before $after $idle_s"
-	done
-	[ $series = 1 ] || wqrtd_stop chrt-burst $r
-	last_burst=$(awk '{ print int($1) }' /proc/uptime)
 	r=$((r + 1))
 done
 stop_load

@@ -21,7 +21,7 @@
  *          task was created) or "skip" (the period's slot was still in
  *          flight: a miss).
  * burst    write "K ROUNDS [WQ]": every round a FIFO 50 kthread queues K
- *          items at once on WQ (wqrt_bench, wqrt_bench_c0..7), each
+ *          items at once on WQ (wqrt_bench, wqrt_bench_c0..17), each
  *          sleeping 2 ms, interrupts off from each item's stamp to its
  *          queue_work(), and each item records the time from its stamp to
  *          its start. Read: "LATENCY_NS POLICY AGE_NS", one item a line.
@@ -372,7 +372,11 @@ static int run_latency(enum lat_kind kind, unsigned int periods,
  * from each item's stamp to its queue_work(), so that nothing but
  * queue_work() itself is between the two.
  */
-#define NR_CULL_WQ	8
+/*
+ * make bench-burst: two sets of 3 variants x 3 workqueues, each with a pool
+ * of its own (private), used in alternate rounds (vm-burst.sh)
+ */
+#define NR_CULL_WQ	18
 
 static struct workqueue_struct *cull_wq[NR_CULL_WQ];
 static char cull_wq_name[NR_CULL_WQ][16];
