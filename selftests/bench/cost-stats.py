@@ -396,7 +396,8 @@ def sweep(d, base, others, ns):
 				vals = [fmt(a)] + [fmt(fig[(case, k, n)][c]) for k in others]
 				ratios = ["%.2f" % (fig[(case, k, n)][c] / a) if a else "-"
 					  for k in others]
-				cells.append("%s (%s)" % (" / ".join(vals), ", ".join(ratios)))
+				cells.append(" / ".join(vals) + (" (%s)" % ", ".join(ratios)
+								 if ratios else ""))
 			out.append("| %d | %s |" % (n, " | ".join(cells)))
 		out.append("")
 	if len(ns) > 1:
@@ -446,7 +447,7 @@ def sweep(d, base, others, ns):
 def main():
 	if len(sys.argv) >= 4 and sys.argv[1] == "counts":
 		print(counts(sys.argv[2], sys.argv[3:]))
-	elif len(sys.argv) == 6 and sys.argv[1] == "sweep":
+	elif len(sys.argv) == 6 and sys.argv[1] == "sweep" and sys.argv[5].split():
 		print(sweep(sys.argv[2], sys.argv[3], sys.argv[4].split(),
 			    sorted(int(n) for n in sys.argv[5].split())))
 	elif len(sys.argv) >= 5 and sys.argv[1] == "times" and len(sys.argv) % 2 == 1:

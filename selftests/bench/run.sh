@@ -703,8 +703,8 @@ cost)
 	# random order for enqueue (the cpu and system affinity scopes,
 	# PRODUCERS x ITEMS, 8 x 50000, REPS samples each), then
 	# prod-flush-plain and prod-flush (prod and prod-plain with
-	# kernel/variants/possible-cpus, booted with -smp 2,maxcpus=64:
-	# NR_CPUS is prod's 64) for the two flush cases the series made
+	# kernel/variants/possible-cpus, booted with -smp 2,maxcpus=64 of
+	# prod's NR_CPUS 512) for the two flush cases the series made
 	# slower on the flush kernels (FLUSH_CASES, REPS x MS ms).
 	# Per-round ratios with intervals that resample the rounds, the
 	# smallest cost the run could see, the host's load and steal time
@@ -912,8 +912,8 @@ flush-sweep)
 		echo "bench-flush-sweep: BASE=$base_k is not one of KERNELS ($kernels)" >&2; exit 2 ;;
 	esac
 	# QEMU says its machine's maximum when asked for more
-	qemu_max=$(timeout 20 qemu-system-x86_64 -machine pc -accel tcg -smp 1,maxcpus=100000 \
-		-display none -monitor none -serial none -nodefaults -S 2>&1 </dev/null |
+	qemu_max=$({ timeout 20 qemu-system-x86_64 -machine pc -accel tcg -smp 1,maxcpus=100000 \
+		-display none -monitor none -serial none -nodefaults -S 2>&1 </dev/null || true; } |
 		sed -n 's/.*max CPUs supported by machine .* is \([0-9]*\).*/\1/p')
 	[ -n "$qemu_max" ] || { echo "bench-flush-sweep: cannot learn -machine pc's CPU maximum from QEMU" >&2; exit 2; }
 	for n in $possible; do
@@ -932,6 +932,7 @@ flush-sweep)
 	for k in $kernels; do
 		build_once "$k"
 		nr=$(sed -n 's/^CONFIG_NR_CPUS=//p' "$(cat "$out/stage-$k/.kdir")/obj/.config")
+		nr_cpus="${nr_cpus:+$nr_cpus, }$k $nr"
 		[ -z "$lock" ] || { exec 7>"$lock"; echo "bench-flush-sweep: waiting for $lock"; flock 7; }
 		for n in $possible; do
 			[ "$n" -le "$nr" ] || { echo "bench-flush-sweep: $k has NR_CPUS $nr, not $n" >&2; exit 2; }
@@ -966,7 +967,7 @@ flush-sweep)
 		echo "selftests/bench/cost/wqcount.c). The largest N is $qemu_max at most: QEMU's"
 		echo "-machine pc takes no more ($(qemu-system-x86_64 --version | head -n 1)),"
 		echo "and its q35 takes 288 only with KVM's in-kernel irqchip and X2APIC API,"
-		echo "not under TCG; the kernels have NR_CPUS 512."
+		echo "not under TCG. The kernels' NR_CPUS: $nr_cpus."
 		echo
 		echo "Possible and online CPUs each boot reported (/sys/devices/system/cpu):"
 		echo
