@@ -382,8 +382,10 @@ def sweep(d, base, others, ns):
 	       "mean over the windows, so that a timer tick in some windows "
 	       "shows as a fraction. Cache lines moved: lines another vCPU "
 	       "wrote or held last that this one wrote or read, both vCPUs. "
-	       "Each cell: %s, then %s, and in brackets each against %s." % (
-		       buckets[cases[0][0]][2], base, " / ".join(others), base), ""]
+	       "Each cell: %s%s." % (
+		       buckets[cases[0][0]][2], base,
+		       ", then %s, and in brackets each against %s" % (
+			       " / ".join(others), base) if others else ""), ""]
 	for b, case in cases:
 		out.append("### %s\n" % case)
 		out.append("| possible CPUs | " + " | ".join(
