@@ -377,10 +377,12 @@ def sweep(d, base, others, ns):
 	out = ["## Counts per flush, by possible CPUs\n",
 	       "Medians over the %d windows of a case (a flush, or queue_work() "
 	       "and a flush), both vCPUs added; \"flushing vCPU\": its own "
-	       "instructions alone. Locks: the atomics of lock acquisitions "
-	       "(cost-stats.py's LOCK_FN: raw spinlocks, rt_mutex, mutex), a "
-	       "mean over the windows, so that a timer tick in some windows "
-	       "shows as a fraction. Cache lines moved: lines another vCPU "
+	       "instructions alone. Locks: the atomics in lock functions, "
+	       "which the counts tables of make bench-cost call \"atomic "
+	       "(lock)\" (LOCK_FN: raw spinlocks, rt_mutex, mutex; a mutex "
+	       "cycle on PREEMPT_RT counts two, mutex_lock()'s and "
+	       "rt_mutex_unlock()'s), a mean over the windows, so that a "
+	       "timer tick in some windows shows as a fraction. Cache lines moved: lines another vCPU "
 	       "wrote or held last that this one wrote or read, both vCPUs. "
 	       "Each cell: %s%s." % (
 		       buckets[cases[0][0]][2], base,
