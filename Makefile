@@ -47,6 +47,7 @@ help:
 	@echo "  make bench-burst   worker creation after the idle cull: a reserve or none, kworkers born FIFO or chrt'ed by name"
 	@echo "  make bench-cost    what the series costs queue_work() and flushes: counts, then times, plain 6.12 vs the series"
 	@echo "  make bench-reserve the memory one worker of a reserve (nr_idle_extra) costs, on the production-like kernel"
+	@echo "  make bench-flush-sweep  flush counts by the number of possible CPUs, plain 6.12 vs the series"
 	@echo "  make install       install wqrtd, wqrtctl, the unit, man pages (DESTDIR, PREFIX)"
 	@echo "  make uninstall     remove what make install installed (same DESTDIR, PREFIX)"
 	@echo "  make deb           the Debian packages wqrtd, wqrt-selftests and wqrt-selftests-dkms"
@@ -194,7 +195,8 @@ distclean: clean
 	rm -rf $(BUILD)
 
 # Benchmarks: numbers, never tests. Tables and plots under build/bench/.
-.PHONY: bench bench-latency bench-burst bench-enqueue bench-flush bench-imu bench-reaction bench-cost bench-reserve
+.PHONY: bench bench-latency bench-burst bench-enqueue bench-flush bench-imu bench-reaction bench-cost bench-reserve \
+	bench-flush-sweep
 bench: bench-latency bench-enqueue bench-flush bench-imu bench-reaction
 
 # the base case, then the scenarios of issue 18.6 on prod and prod-plain
@@ -228,6 +230,12 @@ bench-reserve: deps
 # TIMES=0: selftests/bench/run.sh)
 bench-cost: deps
 	@selftests/bench/run.sh cost
+
+# issue 32.3: the flush cases of bench-cost counted on prod-plain and prod
+# booted with 8, 64, 192 and 255 possible CPUs (POSSIBLE, KERNELS, BASE,
+# RUNS: selftests/bench/run.sh)
+bench-flush-sweep: deps
+	@selftests/bench/run.sh flush-sweep
 
 # seed 004 (issue 32.0-1): IMU frames through the 8250's flip buffer
 # workqueue under load, late and lost frames and the longest gap per

@@ -8,6 +8,12 @@
 # DIR/cost-KERNEL.map (the kernel's System.map). The first KERNEL is the
 # baseline every other is compared with.
 #
+# cost-stats.py sweep DIR BASE "KERNEL..." "N...": make bench-flush-sweep's
+# tables, from one counting boot per kernel and number N of possible CPUs,
+# DIR/cost-KERNEL-nN.{plugin,log,map} as above: per flush case the
+# medians per window (both vCPUs) at each N, every KERNEL against BASE,
+# and how each grows with N (a least-squares line).
+#
 # cost-stats.py times RAW KERNEL_A KERNEL_B [KERNEL_A KERNEL_B ...]: the
 # timed tables from the raw lines run.sh collects, "KERNEL ROUND METRIC
 # VALUE"; each pair's second kernel against its first, by per-round ratios
@@ -302,16 +308,160 @@ def _boot(xs, boot, rng):
 	return (quantile(est, 0.025), quantile(est, 0.975))
 
 
+# make bench-flush-sweep: what a column is, per flush window, both vCPUs
+SWEEP_COLS = (
+	("insns", "instructions"),
+	("insns_op", "instructions, flushing vCPU"),
+	("atomics", "atomics"),
+	("locks", "locks (mean)"),
+	("lines", "cache lines moved"),
+)
+
+
+def window_totals(windows, bucket):
+	"""each window of BUCKET: its counts on both sides added, and the
+	flushing vCPU's instructions alone (insns_op), lines written and
+	read added (lines)"""
+	sides = windows.get(bucket, {})
+	other = sides.get("other", [])
+	out = []
+	for i, w in enumerate(sides.get("op", [])):
+		o = other[i] if i < len(other) else {}
+		t = {m: w[m] + o.get(m, 0) for m in METRICS}
+		t["insns_op"] = w["insns"]
+		t["lines"] = t["wlines"] + t["rlines"]
+		out.append(t)
+	return out
+
+
+def lsq(xs, ys):
+	"""least-squares line through (xs, ys): slope, intercept"""
+	mx, my = statistics.mean(xs), statistics.mean(ys)
+	sxx = sum((x - mx) ** 2 for x in xs)
+	slope = sum((x - mx) * (y - my) for x, y in zip(xs, ys)) / sxx
+	return slope, my - slope * mx
+
+
+def lock_site(syms, metric, side, pc, cs):
+	"""hist_means' key: the lock's function and caller, or None"""
+	f = syms.fn(pc)
+	return (f, syms.fn(cs)) if LOCK_FN.search(f) else None
+
+
+def sweep(d, base, others, ns):
+	kernels = [base] + others
+	data = {}
+	for k in kernels:
+		for n in ns:
+			data["%s-n%d" % (k, n)] = read_kernel(d, "%s-n%d" % (k, n))
+	buckets = data["%s-n%d" % (base, ns[0])][2]
+	atomics = lambda metric: metric == "atomics"
+	fig = {}  # (case, kernel, n): {column: figure}
+	cases = []
+	for b in sorted(buckets, key=lambda b: (b % NR_BUCKETS, b)):
+		case, win, runs, ops = buckets[b]
+		# a case with two windows (queue-*): both, named apart
+		cases.append((b, case if win == "all" else "%s, %s" % (case, win)))
+		for k in kernels:
+			for n in ns:
+				name = "%s-n%d" % (k, n)
+				tot = window_totals(data[name][0], b)
+				if not tot:
+					sys.exit("cost-stats.py: no windows of %s in %s" % (cases[-1][1], name))
+				f = {c: statistics.median(t[c] for t in tot) / ops
+				     for c, _ in SWEEP_COLS if c != "locks"}
+				locks = hist_means(data, [name], b, ops, atomics, lock_site)
+				f["locks"] = sum(v.get(name, 0.0) for key, v in locks.items()
+						 if key is not None)
+				fig[(cases[-1][1], k, n)] = f
+	out = ["## Counts per flush, by possible CPUs\n",
+	       "Medians over the %d windows of a case (a flush, or queue_work() "
+	       "and a flush), both vCPUs added; \"flushing vCPU\": its own "
+	       "instructions alone. Locks: the atomics in lock functions, "
+	       "which the counts tables of make bench-cost call \"atomic "
+	       "(lock)\" (LOCK_FN: raw spinlocks, rt_mutex, mutex; a mutex "
+	       "cycle on PREEMPT_RT counts two, mutex_lock()'s and "
+	       "rt_mutex_unlock()'s), a mean over the windows, so that a "
+	       "timer tick in some windows shows as a fraction. Cache lines moved: lines another vCPU "
+	       "wrote or held last that this one wrote or read, both vCPUs. "
+	       "Each cell: %s%s." % (
+		       buckets[cases[0][0]][2], base,
+		       ", then %s, and in brackets each against %s" % (
+			       " / ".join(others), base) if others else ""), ""]
+	for b, case in cases:
+		out.append("### %s\n" % case)
+		out.append("| possible CPUs | " + " | ".join(
+			t for _, t in SWEEP_COLS) + " |")
+		out.append("|" + "---|" * (1 + len(SWEEP_COLS)))
+		for n in ns:
+			cells = []
+			for c, _ in SWEEP_COLS:
+				a = fig[(case, base, n)][c]
+				vals = [fmt(a)] + [fmt(fig[(case, k, n)][c]) for k in others]
+				ratios = ["%.2f" % (fig[(case, k, n)][c] / a) if a else "-"
+					  for k in others]
+				cells.append(" / ".join(vals) + (" (%s)" % ", ".join(ratios)
+								 if ratios else ""))
+			out.append("| %d | %s |" % (n, " | ".join(cells)))
+		out.append("")
+	if len(ns) > 1:
+		out.append("## How each grows with the possible CPUs\n")
+		out.append("A least-squares line through each kernel's %d figures "
+			   "above (N = %s): its slope, the count per extra possible "
+			   "CPU, and what the line changes over the sweep (the slope "
+			   "x %d). For scale: two boots of one kernel differed by up "
+			   "to 100 instructions and 3 atomics at a case's median on "
+			   "the vCPU that flushed, and up to 420 instructions on the "
+			   "other (cost-2026-12-02-repro.md); every figure here is "
+			   "from a boot of its own.\n" % (
+				   len(ns), ", ".join(map(str, ns)), ns[-1] - ns[0]))
+		out.append("| case | kernel | " + " | ".join(
+			"%s: per CPU (over the sweep)" % t for _, t in SWEEP_COLS) + " |")
+		out.append("|" + "---|" * (2 + len(SWEEP_COLS)))
+		for b, case in cases:
+			for k in kernels:
+				cells = []
+				for c, _ in SWEEP_COLS:
+					slope, _ = lsq(ns, [fig[(case, k, n)][c] for n in ns])
+					cells.append("%+.2f (%+.0f)" % (slope, slope * (ns[-1] - ns[0])))
+				out.append("| %s | %s | %s |" % (case, k, " | ".join(cells)))
+		out.append("")
+	ends = sorted({ns[0], ns[-1]})
+	names = ["%s-n%d" % (k, n) for k in kernels for n in ends]
+	out.append("## Locks by function, smallest and largest N\n")
+	out.append("Mean lock acquisitions per window, `function <- caller`, "
+		   "both vCPUs; the rows where some boot reaches 0.1.\n")
+	for b, case in cases:
+		table = hist_means(data, names, b, buckets[b][3], atomics, lock_site)
+		table.pop(None, None)
+		rows = sorted(((key, v) for key, v in table.items()
+			       if max(v.values()) >= 0.1),
+			      key=lambda r: -max(r[1].values()))
+		out.append("### %s\n" % case)
+		out.append("| where | " + " | ".join(
+			"%s, N = %d" % (k, n) for k in kernels for n in ends) + " |")
+		out.append("|" + "---|" * (1 + len(names)))
+		for (f, cs), v in rows:
+			out.append("| `%s <- %s` | %s |" % (f, cs, " | ".join(
+				"%.2f" % v.get(nm, 0.0) for nm in names)))
+		out.append("")
+	return "\n".join(out)
+
+
 def main():
 	if len(sys.argv) >= 4 and sys.argv[1] == "counts":
 		print(counts(sys.argv[2], sys.argv[3:]))
+	elif len(sys.argv) == 6 and sys.argv[1] == "sweep" and sys.argv[5].split():
+		print(sweep(sys.argv[2], sys.argv[3], sys.argv[4].split(),
+			    sorted(int(n) for n in sys.argv[5].split())))
 	elif len(sys.argv) >= 5 and sys.argv[1] == "times" and len(sys.argv) % 2 == 1:
 		ks = sys.argv[3:]
 		pairs = [(ks[i], ks[i + 1]) for i in range(0, len(ks), 2)]
 		print(times(sys.argv[2], pairs, int(os.environ.get("SEED", "1")),
 			    int(os.environ.get("BOOT", "2000"))))
 	else:
-		sys.exit("usage: cost-stats.py counts DIR KERNEL... | times RAW A B [A B ...]")
+		sys.exit("usage: cost-stats.py counts DIR KERNEL... | "
+			 "sweep DIR BASE \"KERNEL...\" \"N...\" | times RAW A B [A B ...]")
 
 
 if __name__ == "__main__":

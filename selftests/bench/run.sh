@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# run.sh latency|latency-scenarios|burst|enqueue|flush|imu|reserve|cost:
+# run.sh latency|latency-scenarios|burst|enqueue|flush|imu|reserve|cost|flush-sweep:
 # `make bench-latency` (latency, latency-scenarios, then burst) / `make
 # bench-burst` / `make bench-enqueue` / `make bench-flush` / `make
-# bench-imu` / `make bench-reserve` / `make bench-cost`.
+# bench-imu` / `make bench-reserve` / `make bench-cost` / `make
+# bench-flush-sweep`.
 # Numbers, not tests: every figure is measured side by side in one run, the
 # variants interleaved, and reported as a table (markdown) and a plot (PNG)
 # under build/bench/.
@@ -14,7 +15,7 @@ top=$(cd "$(dirname "$0")/../.." && pwd)
 build=${WQRT_BUILD:-$top/build}
 out=$build/bench
 mkdir -p "$out"
-what=${1:?usage: run.sh latency|latency-scenarios|burst|enqueue|flush|imu|reserve|cost}
+what=${1:?usage: run.sh latency|latency-scenarios|burst|enqueue|flush|imu|reserve|cost|flush-sweep}
 # when this part of the bench began: every environment record gives the
 # span to its own writing, so the parts of one make bench add up to its
 # wall time
@@ -111,6 +112,58 @@ plot_set() { # TITLE VARIANTS...: a gnuplot panel, the survival curves
 		echo "plot [1:10][1:10] 100 notitle"
 		echo "unset label 1"
 	fi
+}
+
+steal() { # the host's steal and total jiffies, from /proc/stat
+	awk '$1 == "cpu" { t = 0; for (i = 2; i <= NF; i++) t += $i; print $9, t }' /proc/stat
+}
+
+steal_pct() { # BEFORE AFTER ("steal total" each): % of the host's CPU time stolen
+	# the conditional in parentheses: a bare ">" after printf's
+	# arguments would redirect its output to a file
+	echo "$1 $2" | awk '{ d = $4 - $2; printf "%.1f", (d > 0 ? 100 * ($3 - $1) / d : 0) }'
+}
+
+kernels_built=
+build_once() { # KERNEL: build it and its module once per run
+	case " $kernels_built " in *" $1 "*) return 0 ;; esac
+	build_flavour "$1" >/dev/null
+	kernels_built="$kernels_built $1"
+}
+
+# The counting boots of make bench-cost and make bench-flush-sweep: one
+# TCG thread (the vCPUs take turns), the guest's clock on instructions
+# (-icount shift=0,sleep=off: timer ticks land at the same instructions on
+# any host) and the wqcount plugin (selftests/bench/cost/wqcount.c) around
+# the cases of wqrt_bench's cost command (selftests/bench/vm-cost.sh).
+count_boot() { # KERNEL SMP NAME RUNS [CASES]: $out/NAME.{log,plugin,map,env}
+	local k=$1 smp=$2 name=$3 runs=$4 cases=${5:-} before after
+	if [ -z "${wqcount_built:-}" ]; then
+		gcc -O2 -Wall -Wextra -Werror -fPIC -shared -fvisibility=hidden \
+			-o "$out/wqcount.so" "$top/selftests/bench/cost/wqcount.c"
+		wqcount_built=1
+	fi
+	cp "$top/selftests/bench/vm-cost.sh" "$out/stage-$k/vm-cost.sh"
+	sed -i "s/^RUNS=.*/RUNS=$runs/" "$out/stage-$k/vm-cost.sh"
+	[ -z "$cases" ] || sed -i "s/^CASES=.*/CASES=\"$cases\"/" "$out/stage-$k/vm-cost.sh"
+	echo "bench-$what: counting on $k, -smp $smp ($runs runs a case, one TCG thread, wqcount plugin)"
+	rm -f "$out/$name.plugin"
+	before=$(cat /proc/loadavg)
+	WQRT_VM_SMP=$smp WQRT_VM_TCG_THREAD=single WQRT_VM_ACCEL=tcg \
+	WQRT_VM_APPEND="$WQRT_VM_APPEND nokaslr" \
+	WQRT_VM_QEMU_ARGS="-icount shift=0,sleep=off -plugin $out/wqcount.so,arg=lines=on -d plugin -D $out/$name.plugin" \
+		boot "$k" "$out/stage-$k/vm-cost.sh" "$name" 3600 </dev/null
+	after=$(cat /proc/loadavg)
+	sed -i 's/\r$//' "$out/$name.log"
+	if ! grep -q '^I kernel' "$out/$name.log" ||
+		! grep -q '^B ' "$out/$name.log" ||
+		! grep -q '^E wqcount done' "$out/$name.plugin"; then
+		cat "$out/$name.vmout"
+		echo "bench-$what: the counting boot $name on $k did not finish" >&2
+		exit 1
+	fi
+	cp "$(cat "$out/stage-$k/.kdir")/obj/System.map" "$out/$name.map"
+	env_record "$name" "$k" "$before" "$after" >"$out/$name.env"
 }
 
 orders() { # SEED ROUNDS VARIANTS: one line per round, the variants in a random order drawn from SEED
@@ -777,8 +830,8 @@ cost)
 	# random order for enqueue (the cpu and system affinity scopes,
 	# PRODUCERS x ITEMS, 8 x 50000, REPS samples each), then
 	# prod-flush-plain and prod-flush (prod and prod-plain with
-	# kernel/variants/possible-cpus, booted with -smp 2,maxcpus=64:
-	# NR_CPUS is prod's 64) for the two flush cases the series made
+	# kernel/variants/possible-cpus, booted with -smp 2,maxcpus=64 of
+	# prod's NR_CPUS 512) for the two flush cases the series made
 	# slower on the flush kernels (FLUSH_CASES, REPS x MS ms).
 	# Per-round ratios with intervals that resample the rounds, the
 	# smallest cost the run could see, the host's load and steal time
@@ -806,20 +859,6 @@ cost)
 	res=$top/selftests/bench/results
 	base=cost-$date${TAG:+-$TAG}
 	start=$(date +%s)
-	steal() { # the host's steal and total jiffies, from /proc/stat
-		awk '$1 == "cpu" { t = 0; for (i = 2; i <= NF; i++) t += $i; print $9, t }' /proc/stat
-	}
-	steal_pct() { # BEFORE AFTER ("steal total" each): % of the host's CPU time stolen
-		# the conditional in parentheses: a bare ">" after printf's
-		# arguments would redirect its output to a file
-		echo "$1 $2" | awk '{ d = $4 - $2; printf "%.1f", (d > 0 ? 100 * ($3 - $1) / d : 0) }'
-	}
-	kernels_built=
-	build_once() { # KERNEL: build it and its module once per run
-		case " $kernels_built " in *" $1 "*) return 0 ;; esac
-		build_flavour "$1" >/dev/null
-		kernels_built="$kernels_built $1"
-	}
 	{
 		echo "# What the series costs everyone else: make bench-cost ($date${TAG:+, $TAG})"
 		echo
@@ -827,34 +866,13 @@ cost)
 		echo
 	} >"$out/cost.md"
 	if [ "${COUNTS:-1}" = 1 ]; then
-		gcc -O2 -Wall -Wextra -Werror -fPIC -shared -fvisibility=hidden \
-			-o "$out/wqcount.so" "$top/selftests/bench/cost/wqcount.c"
 		bench_lock bench-cost
 		for k in $count_kernels; do
 			build_once "$k"
-			cp "$top/selftests/bench/vm-cost.sh" "$out/stage-$k/vm-cost.sh"
-			sed -i "s/^RUNS=.*/RUNS=$runs/" "$out/stage-$k/vm-cost.sh"
-			echo "bench-cost: counting on $k ($runs runs a case, one TCG thread, wqcount plugin)"
-			rm -f "$out/cost-$k.plugin"
-			before=$(cat /proc/loadavg)
 			# the flush flavours boot with their possible CPUs
 			smp=2
 			case "$k" in prod-flush*) smp=2,maxcpus=64 ;; esac
-			WQRT_VM_SMP=$smp WQRT_VM_TCG_THREAD=single WQRT_VM_ACCEL=tcg \
-			WQRT_VM_APPEND="$WQRT_VM_APPEND nokaslr" \
-			WQRT_VM_QEMU_ARGS="-icount shift=0,sleep=off -plugin $out/wqcount.so,arg=lines=on -d plugin -D $out/cost-$k.plugin" \
-				boot "$k" "$out/stage-$k/vm-cost.sh" "cost-$k" 3600
-			after=$(cat /proc/loadavg)
-			sed -i 's/\r$//' "$out/cost-$k.log"
-			if ! grep -q '^I kernel' "$out/cost-$k.log" ||
-				! grep -q '^B ' "$out/cost-$k.log" ||
-				! grep -q '^E wqcount done' "$out/cost-$k.plugin"; then
-				cat "$out/cost-$k.vmout"
-				echo "bench-cost: the counting boot on $k did not finish" >&2
-				exit 1
-			fi
-			cp "$(cat "$out/stage-$k/.kdir")/obj/System.map" "$out/cost-$k.map"
-			env_record "cost-$k" "$k" "$before" "$after" >"$out/cost-$k.env"
+			count_boot "$k" "$smp" "cost-$k" "$runs"
 		done
 		bench_unlock
 		{
@@ -1017,6 +1035,126 @@ cost)
 	cp "$out/cost.md" "$res/$base.md"
 	cat "$out/cost.md"
 	echo "bench: table $out/cost.md (copies under selftests/bench/results/$base.*)"
+	;;
+flush-sweep)
+	# make bench-flush-sweep (issue 32.3, the flush half): does a flush
+	# depend on the number of possible CPUs? 6.12's flush_workqueue()
+	# visits every pwq, one per possible CPU; patch 4's visits the listed
+	# ones. Counted, host-independent, as make bench-cost counts
+	# (count_boot: one TCG thread, -icount, the wqcount plugin), the flush
+	# cases of wqrt_bench's cost command (CASES) RUNS (100) times each,
+	# on each kernel of KERNELS (prod-plain prod, booted in that order;
+	# BASE, the first by default, is what the others are compared with)
+	# booted with -smp 2,maxcpus=N for each N of POSSIBLE: 2 online CPUs,
+	# N possible (the prod kernels carry kernel/variants/possible-cpus).
+	# Every boot must report N possible CPUs. POSSIBLE's largest is what
+	# QEMU's -machine pc accepts (255 for QEMU 7.2; its q35 takes 288
+	# only with KVM's in-kernel irqchip and X2APIC API, not under TCG)
+	# and the kernel's NR_CPUS (512 in prod.config). Each kernel is built
+	# (linked to the shared tree) before its boots, outside
+	# /tmp/wqrt-bench.lock, which its boots hold. TAG names the result
+	# files (flush-sweep-DATE-TAG.*).
+	kernels=${KERNELS:-prod-plain prod}
+	base_k=${BASE:-${kernels%% *}}
+	possible=${POSSIBLE:-8 64 192 255}
+	runs=${RUNS:-100}
+	cases=${CASES:-flush-idle-percpu flush-idle-unbound qf-percpu qf-unbound dense-percpu}
+	[[ "$runs" =~ ^[1-9][0-9]{0,3}$ ]] || { echo "bench-flush-sweep: RUNS=$runs: 1 to 9999, please" >&2; exit 2; }
+	case " $kernels " in *" $base_k "*) ;; *)
+		echo "bench-flush-sweep: BASE=$base_k is not one of KERNELS ($kernels)" >&2; exit 2 ;;
+	esac
+	# QEMU says its machine's maximum when asked for more
+	qemu_max=$({ timeout 20 qemu-system-x86_64 -machine pc -accel tcg -smp 1,maxcpus=100000 \
+		-display none -monitor none -serial none -nodefaults -S 2>&1 </dev/null || true; } |
+		sed -n 's/.*max CPUs supported by machine .* is \([0-9]*\).*/\1/p')
+	[ -n "$qemu_max" ] || { echo "bench-flush-sweep: cannot learn -machine pc's CPU maximum from QEMU" >&2; exit 2; }
+	for n in $possible; do
+		if ! [[ "$n" =~ ^[1-9][0-9]{0,3}$ ]] || [ "$n" -lt 2 ] || [ "$n" -gt "$qemu_max" ]; then
+			echo "bench-flush-sweep: POSSIBLE: '$n' is not 2 to $qemu_max (QEMU's -machine pc under TCG)" >&2
+			exit 2
+		fi
+	done
+	date=$(date -u +%Y-%m-%d)
+	res=$top/selftests/bench/results
+	base=flush-sweep-$date${TAG:+-$TAG}
+	start=$(date +%s)
+	lock=${WQRT_BENCH_LOCK-/tmp/wqrt-bench.lock}
+	booted=
+	: >"$out/flush-sweep.boots"
+	for k in $kernels; do
+		build_once "$k"
+		nr=$(sed -n 's/^CONFIG_NR_CPUS=//p' "$(cat "$out/stage-$k/.kdir")/obj/.config")
+		nr_cpus="${nr_cpus:+$nr_cpus, }$k $nr"
+		bench_lock bench-flush-sweep
+		for n in $possible; do
+			[ "$n" -le "$nr" ] || { echo "bench-flush-sweep: $k has NR_CPUS $nr, not $n" >&2; exit 2; }
+			count_boot "$k" "2,maxcpus=$n" "cost-$k-n$n" "$runs" "$cases"
+			# the boot must have seen what it was given
+			seen=$(sed -n 's/^I possible \([^ ]*\) online \([^ ]*\)$/\1 \2/p' "$out/cost-$k-n$n.log")
+			[ "$seen" = "0-$((n - 1)) 0-1" ] || {
+				echo "bench-flush-sweep: $k with -smp 2,maxcpus=$n saw possible/online '$seen', not 0-$((n - 1)) 0-1" >&2
+				exit 1
+			}
+			echo "$k $n ${seen% *} ${seen#* }" >>"$out/flush-sweep.boots"
+			booted="$booted $k-n$n"
+		done
+		bench_unlock
+	done
+	others=
+	for k in $kernels; do [ "$k" = "$base_k" ] || others="$others $k"; done
+	{
+		echo "# Does a flush depend on the number of possible CPUs? make bench-flush-sweep ($date${TAG:+, $TAG})"
+		echo
+		echo "Command: \`$(for v in KERNELS BASE POSSIBLE RUNS CASES TAG; do [ -z "${!v:-}" ] || printf '%s=%q ' "$v" "${!v}"; done)make bench-flush-sweep\`."
+		echo "$(( ($(date +%s) - start) / 60 )) min in all, builds and waits for the bench lock included."
+		echo
+		echo "Issue 32.3: patch 4 says the series' flush no longer depends on the"
+		echo "number of possible CPUs, where 6.12's flush_workqueue() visits a pwq"
+		echo "per possible CPU. Each kernel booted once per number N of possible"
+		echo "CPUs with -smp 2,maxcpus=N (2 online; kernel/variants/possible-cpus"
+		echo "counts QEMU's hot-pluggable CPUs as possible), and the cases"
+		echo "$cases of wqrt_bench's cost command (selftests/bench/wqrt_bench.c) run"
+		echo "$runs times each after a warm-up of 5, counted as make bench-cost counts"
+		echo "(one TCG thread, the guest's clock on instructions, the wqcount plugin,"
+		echo "selftests/bench/cost/wqcount.c). The largest N is $qemu_max at most: QEMU's"
+		echo "-machine pc takes no more ($(qemu-system-x86_64 --version | head -n 1)),"
+		echo "and its q35 takes 288 only with KVM's in-kernel irqchip and X2APIC API,"
+		echo "not under TCG. The kernels' NR_CPUS: $nr_cpus."
+		echo
+		echo "Possible and online CPUs each boot reported (/sys/devices/system/cpu):"
+		echo
+		echo "| kernel | maxcpus | possible | online |"
+		echo "|---|---|---|---|"
+		awk '{ printf "| %s | %s | %s | %s |\n", $1, $2, $3, $4 }' "$out/flush-sweep.boots"
+		echo
+		python3 "$top/selftests/bench/cost-stats.py" sweep "$out" "$base_k" "$others" "$possible"
+		echo
+		echo "## Environment, per boot"
+		for b in $booted; do
+			echo
+			echo "### $b"
+			echo
+			cat "$out/cost-$b.env"
+		done
+		echo
+		echo "## Raw data and kernels"
+		echo
+		echo "Per boot: the plugin's output (W: each window's counts, H: where, by"
+		echo "guest PC and call site) in selftests/bench/results/$base-BOOT.plugin.xz,"
+		echo "the guest's lines (I, B, K) in $base-BOOT.log.xz; each kernel's .config in"
+		echo "$base-KERNEL.config.xz. cost-stats.py sweep makes these tables from"
+		echo "them (with the System.map of the same build)."
+	} >"$out/flush-sweep.md"
+	for b in $booted; do
+		xz -9 <"$out/cost-$b.plugin" >"$res/$base-$b.plugin.xz"
+		grep -E '^[IBKE] ' "$out/cost-$b.log" | xz -9 >"$res/$base-$b.log.xz"
+	done
+	for k in $kernels_built; do
+		xz -9 <"$(cat "$out/stage-$k/.kdir")/obj/.config" >"$res/$base-$k.config.xz"
+	done
+	cp "$out/flush-sweep.md" "$res/$base.md"
+	cat "$out/flush-sweep.md"
+	echo "bench: table $out/flush-sweep.md (copies under selftests/bench/results/$base.*)"
 	;;
 imu)
 	# seed 004 (issue 32.0-1): IMU frames through the 8250's flip buffer
@@ -1199,7 +1337,7 @@ imu)
 	echo "bench: table $table, plot $out/imu.png, raw samples $raw (copies under selftests/bench/results/$base.*)"
 	;;
 *)
-	echo "usage: run.sh latency|enqueue|flush|imu|cost" >&2
+	echo "usage: run.sh latency|enqueue|flush|imu|reserve|cost|flush-sweep" >&2
 	exit 2
 	;;
 esac

@@ -16,6 +16,10 @@ ctl=/sys/kernel/debug/wqrt_bench/cost
 insmod /wqrt/wqrt_bench.ko || { echo "E cannot load wqrt_bench.ko"; exit 1; }
 echo "I kernel $(uname -r) vcpus $(nproc) runs $RUNS"
 echo "I cmdline $(cat /proc/cmdline)"
+# make bench-flush-sweep checks that the boot saw the possible CPUs it was
+# given (-smp 2,maxcpus=N)
+echo "I possible $(cat /sys/devices/system/cpu/possible) online $(cat /sys/devices/system/cpu/online)"
+echo "I clocksource $(cat /sys/devices/system/clocksource/clocksource0/current_clocksource 2>/dev/null || echo unknown)"
 echo 0 >/proc/sys/kernel/kptr_restrict 2>/dev/null
 grep '\[wqrt_bench\]' /proc/kallsyms | sed 's/^/K /'
 # one untimed pass: every pool has its workers, every pwq exists
