@@ -1215,12 +1215,6 @@ imu)
 	mkdir -p "$d"
 	raw=$d/imu.raw
 	: >"$raw"
-	host_steal() { # the host's steal and total jiffies, from /proc/stat
-		awk '$1 == "cpu" { t = 0; for (i = 2; i <= NF; i++) t += $i; print $9, t }' /proc/stat
-	}
-	steal_pct() { # BEFORE AFTER ("steal total" each): % of the host's CPU time stolen
-		echo "$1 $2" | awk '{ d = $4 - $2; printf "%.1f", (d > 0 ? 100 * ($3 - $1) / d : 0) }'
-	}
 	bench_lock bench-imu
 	for m in $modes; do
 		t=$((900 + 6 * rounds * $(echo "$variants" | wc -w) * (count * period_us / 1000000 + 10)))
@@ -1230,7 +1224,7 @@ imu)
 		*) echo "bench-imu: MODES: icount or tcg, not $m" >&2; exit 2 ;;
 		esac
 		echo "bench-imu: $m: $rounds rounds of $variants, $count frames each" >&2
-		load_before=$(cat /proc/loadavg) s0=$(host_steal) t0=$(date +%s)
+		load_before=$(cat /proc/loadavg) s0=$(steal) t0=$(date +%s)
 		WQRT_VM_QEMU_ARGS="${WQRT_VM_QEMU_ARGS:+$WQRT_VM_QEMU_ARGS }$qargs" \
 			boot "$kernel" "$stage/vm-imu.sh" "imu-$m" "$t" </dev/null
 		load_after=$(cat /proc/loadavg)
@@ -1242,7 +1236,7 @@ imu)
 		{
 			env_record "imu-$m" "$kernel" "$load_before" "$load_after"
 			echo "- QEMU: ${qargs:-multi-threaded TCG, no -icount}${WQRT_VM_QEMU_ARGS:+ $WQRT_VM_QEMU_ARGS}; kernel command line adds ${WQRT_VM_APPEND}"
-			echo "- host steal over the boot: $(steal_pct "$s0" "$(host_steal)") %; the boot took $(( $(date +%s) - t0 )) s of wall time"
+			echo "- host steal over the boot: $(steal_pct "$s0" "$(steal)") %; the boot took $(( $(date +%s) - t0 )) s of wall time"
 		} >"$d/env-$m"
 		grep -E '^[IOFXWTVH] ' "$log" | sed "s/^/$m /" >>"$raw"
 	done
