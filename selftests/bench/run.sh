@@ -96,6 +96,20 @@ env_record() { # NAME KERNEL LOAD_BEFORE LOAD_AFTER: markdown list, every result
 	echo "- wall clock: run.sh $what started $started UTC, this record $(date -u +%H:%M) UTC"
 }
 
+survival_plot_head() { # SIZE PNG LAYOUT TITLE MARK_US: a multiplot of 1-CDFs, log-log
+	cat <<GP
+set terminal pngcairo size $1 noenhanced
+set output "$2"
+set multiplot layout $3 title "$4"
+set logscale xy
+set xlabel "latency (us)"
+set ylabel "share"
+set arrow from $5, graph 0 to $5, graph 1 nohead dt 2
+set key top right
+set grid
+GP
+}
+
 plot_set() { # TITLE VARIANTS...: a gnuplot panel, the survival curves
 	# ($d/surv-VARIANT.dat) of those that ran
 	local t=$1 p="" x
@@ -422,17 +436,8 @@ latency-scenarios)
 			python3 "$top/selftests/bench/scenarios-stats.py" "$d/all.raw" "$d"
 	} >"$table"
 	{
-		cat <<GP
-set terminal pngcairo size 1800,600 noenhanced
-set output "$out/latency-scenarios.png"
-set multiplot layout 1,3 title "expiry to work start under load: share at least this late (1-CDF)"
-set logscale xy
-set xlabel "latency (us)"
-set ylabel "share"
-set arrow from $deadline_us, graph 0 to $deadline_us, graph 1 nohead dt 2
-set key top right
-set grid
-GP
+		survival_plot_head 1800,600 "$out/latency-scenarios.png" 1,3 \
+			"expiry to work start under load: share at least this late (1-CDF)" "$deadline_us"
 		plot_set "RT competition (FIFO hog on CPU 1)" fifo50-pin default-pin-hog50 fifo50-pin-hog50 fifo50-pin-hog40 timerlat50
 		plot_set "noisy neighbour" fifo50 fifo50-noisy fifo50-private-noisy default
 		plot_set "drivers' first tries, stock kernel" default highpri kthread50 irqthread50 stock-default stock-highpri stock-chrt-fifo50 stock-irqthread50
@@ -560,17 +565,8 @@ burst)
 		SEED=$seed python3 "$top/selftests/bench/scenarios-stats.py" "$raw" "$d"
 	} >"$table"
 	{
-		cat <<GP
-set terminal pngcairo size 1400,600 noenhanced
-set output "$out/burst.png"
-set multiplot layout 1,2 title "bursts of $burst_k under load, stamp to start: share at least this late (1-CDF)"
-set logscale xy
-set xlabel "latency (us)"
-set ylabel "share"
-set arrow from 1000, graph 0 to 1000, graph 1 nohead dt 2
-set key top right
-set grid
-GP
+		survival_plot_head 1400,600 "$out/burst.png" 1,2 \
+			"bursts of $burst_k under load, stamp to start: share at least this late (1-CDF)" 1000
 		plot_set "first burst after the idle cull" burst-r0-culled "$rk-culled" burst-chrt-culled
 		plot_set "warm bursts" burst-r0-warm "$rk-warm" burst-chrt-warm
 		echo "unset multiplot"
