@@ -86,7 +86,7 @@ static int memhog(long mb, long secs)
 	return 0;
 }
 
-/* the crc directory of CRTC 0 of DRM minor @minor */
+/* the crc directory of CRTC 0 of DRM minor @minor, or of the first one */
 static int crc_dir(int minor, char *buf, size_t len)
 {
 	char pat[64];
@@ -95,10 +95,12 @@ static int crc_dir(int minor, char *buf, size_t len)
 
 	snprintf(pat, sizeof(pat), "/sys/kernel/debug/dri/%d/crtc-0/crc",
 		 minor);
-	if (glob(pat, 0, NULL, &g) == 0) {
-		snprintf(buf, len, "%s", g.gl_pathv[0]);
-		ret = 0;
-	}
+	if (glob(pat, 0, NULL, &g) &&
+	    glob("/sys/kernel/debug/dri/*/crtc-0/crc", 0, NULL, &g))
+		goto out;
+	snprintf(buf, len, "%s", g.gl_pathv[0]);
+	ret = 0;
+out:
 	globfree(&g);
 	return ret;
 }
@@ -119,8 +121,8 @@ static void make_mode(struct drm_mode_modeinfo *m, int w, int h, int hz)
 	m->vsync_start = h + 3;
 	m->vsync_end = h + 6;
 	m->vtotal = h + 10;
-	m->clock = (uint32_t)(((uint64_t)m->htotal * m->vtotal * hz + 500) /
-			      1000);
+	m->clock =
+		(uint32_t)(((uint64_t)m->htotal * m->vtotal * hz + 500) / 1000);
 	m->vrefresh = hz;
 	m->flags = DRM_MODE_FLAG_PHSYNC | DRM_MODE_FLAG_PVSYNC;
 	m->type = DRM_MODE_TYPE_USERDEF;
@@ -180,7 +182,8 @@ static int frames(const char *card, int w, int h, int hz, long secs)
 	px = mmap(NULL, dumb.size, PROT_READ | PROT_WRITE, MAP_SHARED, fd,
 		  map.offset);
 	if (px == MAP_FAILED) {
-		fprintf(stderr, "vkms_frames: mmap dumb: %s\n", strerror(errno));
+		fprintf(stderr, "vkms_frames: mmap dumb: %s\n",
+			strerror(errno));
 		goto out_dumb;
 	}
 	for (int y = 0; y < h; y++)
