@@ -5,8 +5,9 @@
 # (F: one per vblank, R: one per run; vm-gpu.sh says what each field
 # is). A run is VARIANT-HZ. Per run: the share of late frames (the
 # composition that covered a vblank ended after the next vblank's
-# programmed time), vblank (the programmed time) to the start of that
-# composition p50 and p99, queue_work() to start p99, with bootstrap 95 %
+# programmed time), the vblank's timer callback (which queues the work)
+# to the start of that composition p50 and p99, the programmed time to
+# that start p99, with bootstrap 95 %
 # intervals that draw whole rounds with replacement and then blocks of
 # one second of vblanks within each drawn round (benchstats.resample), so
 # they include how much the rounds differ. Per rate, default against the
@@ -59,13 +60,12 @@ def period_us(runs, run):
 
 
 def stats(xs, per):
-	"""late %, vblank -> start p50, p99, queue -> start p99 (us)"""
+	"""late %, callback -> start p50, p99, programmed vblank -> start p99 (us)"""
 	n = len(xs)
 	late = 100.0 * sum(1 for x in xs if x[2] > per) / n
+	w = sorted(x[1] - x[0] for x in xs)
 	s = sorted(x[1] for x in xs)
-	q = sorted(x[3] for x in xs if x[3] >= 0)
-	return (late, quantile(s, 0.5), quantile(s, 0.99),
-		quantile(q, 0.99) if q else None)
+	return (late, quantile(w, 0.5), quantile(w, 0.99), quantile(s, 0.99))
 
 
 def draw(rounds, keys, block, rng):
@@ -99,31 +99,33 @@ def main():
 	print()
 	print("Late: the composition that covered a vblank ended after the next")
 	print("vblank's programmed time (the frame's CRC, its composed image, was")
-	print("not ready for the next scan-out). Start: the vblank's programmed time")
-	print("(vkms's hrtimer expiry; the drm vblank timestamp) to the start of the")
-	print("composition that covered it. Queue: queue_work() to that start, for the")
-	print("vblanks whose queue_work() queued the work (not those that found it")
-	print("still pending). Intervals: bootstrap 95 %% (%d resamples), whole rounds" % nboot)
+	print("not ready for the next scan-out). Queued to start: from the vblank's")
+	print("timer callback, which queue_work()s the composition (or finds it still")
+	print("pending: then the next composition to start covers this vblank too), to")
+	print("the start of the composition that covered it: the workqueue's part.")
+	print("Vblank to start: the same from the vblank's programmed time (vkms's")
+	print("hrtimer expiry, the drm vblank timestamp), the timer's lateness")
+	print("included. Intervals: bootstrap 95 %% (%d resamples), whole rounds" % nboot)
 	print("drawn with replacement, then one-second blocks of vblanks within each.")
 	print("Skipped: vblanks the timer itself never signalled (its callback ran more")
-	print("than a period late and hrtimer_forward_now() stepped over them; not in")
-	print("the other columns). Compose: the composition's own time (start to end),")
-	print("p50 / p99 over compositions. Timer: programmed time to the timer")
-	print("callback (the ktimers thread on PREEMPT_RT), p99.")
+	print("than a period late and hrtimer_forward_now() stepped over them), as a")
+	print("share of the vblanks the mode had in the window; not in the other")
+	print("columns. Compose: the composition's own time (start to end), p50 / p99")
+	print("over compositions. Timer: programmed time to the timer callback, p99:")
+	print("vkms's vblank hrtimer is a soft hrtimer, which on 6.12 PREEMPT_RT runs")
+	print("in softirq context, in ksoftirqd (SCHED_NORMAL) under load.")
 	print()
-	print("| variant | Hz | period us | rounds | vblanks | late % | start p50 us | start p99 us | queue p99 us | skipped | compose p50 / p99 us | timer p99 us | late % per round |")
+	print("| variant | Hz | period us | rounds | vblanks | late % | queued to start p50 us | queued to start p99 us | vblank to start p99 us | skipped % | compose p50 / p99 us | timer p99 us | late % per round |")
 	print("|---|---|---|---|---|---|---|---|---|---|---|---|---|")
-	est = {}
 	for run in order:
 		v, hz = split(run)
 		per = period_us(runs, run)
 		rounds = frames[run]
 		keys = sorted(rounds)
 		allx = [x for k in keys for x in rounds[k]]
-		late, p50, p99, q99 = stats(allx, per)
+		late, p50, p99, s99 = stats(allx, per)
 		boots = [stats(draw(rounds, [rng.choice(keys) for _ in keys], hz, rng), per)
 			 for _ in range(nboot)]
-		est[run] = (late, p50, p99, q99)
 		ivs = [ci([b[i] for b in boots]) for i in range(4)]
 		comps = {}
 		for k in keys:
@@ -132,12 +134,14 @@ def main():
 		cd = sorted(comps.values())
 		cb = sorted(x[0] for x in allx)
 		skipped = sum(kv.get("skipped", 0) for (r, _), kv in runs.items() if r == run)
+		traced = sum(kv.get("vblanks", 0) for (r, _), kv in runs.items() if r == run)
 		per_round = " ".join("%.1f" % stats(rounds[k], per)[0] for k in keys)
-		print("| %s | %d | %.0f | %d | %d | %s | %s | %s | %s | %d | %.0f / %.0f | %.0f | %s |" % (
+		print("| %s | %d | %.0f | %d | %d | %s | %s | %s | %s | %.2f | %.0f / %.0f | %.0f | %s |" % (
 			v, hz, per, len(keys), len(allx), fmt(late, ivs[0], "%.2f"),
 			fmt(p50, ivs[1], "%.0f"), fmt(p99, ivs[2], "%.0f"),
-			fmt(q99, ivs[3], "%.0f"), skipped, quantile(cd, 0.5),
-			quantile(cd, 0.99), quantile(cb, 0.99), per_round))
+			fmt(s99, ivs[3], "%.0f"),
+			100.0 * skipped / (skipped + traced) if skipped + traced else 0,
+			quantile(cd, 0.5), quantile(cd, 0.99), quantile(cb, 0.99), per_round))
 	print()
 
 	print("## Default against the RT variant, per rate")
@@ -145,9 +149,9 @@ def main():
 	print("The same rounds drawn for both (each round ran both, in its own order),")
 	print("then one-second blocks within each: the difference of the late shares")
 	print("(default minus the other, percentage points) and the ratio of the")
-	print("start p99s (the other over default).")
+	print("queued-to-start p99s (the other over default).")
 	print()
-	print("| Hz | other | late % default - other | start p99 other / default |")
+	print("| Hz | other | late % default - other | queued to start p99 other / default |")
 	print("|---|---|---|---|")
 	for hz in sorted({split(r)[1] for r in frames}):
 		base = "default-%d" % hz
@@ -178,7 +182,7 @@ def main():
 
 	print("## Per round")
 	print()
-	print("| variant | Hz | round | vblanks | late % | start p50 us | start p99 us | skipped | unfinished at the window's end |")
+	print("| variant | Hz | round | vblanks | late % | queued to start p50 us | queued to start p99 us | skipped | unfinished at the window's end |")
 	print("|---|---|---|---|---|---|---|---|---|")
 	for run in order:
 		v, hz = split(run)

@@ -36,8 +36,8 @@
 
 ROUNDS=5
 RUNS="default-60 fifo50-60 default-240 fifo50-240"
-DURATION=15
-SIZE=320x240
+DURATION=12
+SIZE=160x120
 MEMHOG_MB=64
 
 wq=/sys/devices/virtual/workqueue/vkms_composer
