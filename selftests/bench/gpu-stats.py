@@ -60,12 +60,14 @@ def period_us(runs, run):
 
 
 def stats(xs, per):
-	"""late %, callback -> start p50, p99, programmed vblank -> start p99 (us)"""
+	"""late %, callback -> start p50, p99, programmed vblank -> start p99
+	(us), late from the callback %"""
 	n = len(xs)
 	late = 100.0 * sum(1 for x in xs if x[2] > per) / n
 	w = sorted(x[1] - x[0] for x in xs)
 	s = sorted(x[1] for x in xs)
-	return (late, quantile(w, 0.5), quantile(w, 0.99), quantile(s, 0.99))
+	own = 100.0 * sum(1 for x in xs if x[2] - x[0] > per) / n
+	return (late, quantile(w, 0.5), quantile(w, 0.99), quantile(s, 0.99), own)
 
 
 def draw(rounds, keys, block, rng):
@@ -103,6 +105,8 @@ def main():
 	print("timer callback, which queue_work()s the composition (or finds it still")
 	print("pending: then the next composition to start covers this vblank too), to")
 	print("the start of the composition that covered it: the workqueue's part.")
+	print("Late from the callback: that composition ended more than a period after")
+	print("the vblank's callback, the timer's lateness left out.")
 	print("Vblank to start: the same from the vblank's programmed time (vkms's")
 	print("hrtimer expiry, the drm vblank timestamp), the timer's lateness")
 	print("included. Intervals: bootstrap 95 %% (%d resamples), whole rounds" % nboot)
@@ -113,20 +117,22 @@ def main():
 	print("columns. Compose: the composition's own time (start to end), p50 / p99")
 	print("over compositions. Timer: programmed time to the timer callback, p99:")
 	print("vkms's vblank hrtimer is a soft hrtimer, which on 6.12 PREEMPT_RT runs")
-	print("in softirq context, in ksoftirqd (SCHED_NORMAL) under load.")
+	print("in softirq context, in ksoftirqd (SCHED_NORMAL) under load; the -sirq50")
+	print("variants make ksoftirqd SCHED_FIFO 50, as a threaded vblank interrupt")
+	print("handler would be on an RT board.")
 	print()
-	print("| variant | Hz | period us | rounds | vblanks | late % | queued to start p50 us | queued to start p99 us | vblank to start p99 us | skipped % | compose p50 / p99 us | timer p99 us | late % per round |")
-	print("|---|---|---|---|---|---|---|---|---|---|---|---|---|")
+	print("| variant | Hz | period us | rounds | vblanks | late % | late from the callback % | queued to start p50 us | queued to start p99 us | vblank to start p99 us | skipped % | compose p50 / p99 us | timer p99 us | late % per round |")
+	print("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
 	for run in order:
 		v, hz = split(run)
 		per = period_us(runs, run)
 		rounds = frames[run]
 		keys = sorted(rounds)
 		allx = [x for k in keys for x in rounds[k]]
-		late, p50, p99, s99 = stats(allx, per)
+		late, p50, p99, s99, own = stats(allx, per)
 		boots = [stats(draw(rounds, [rng.choice(keys) for _ in keys], hz, rng), per)
 			 for _ in range(nboot)]
-		ivs = [ci([b[i] for b in boots]) for i in range(4)]
+		ivs = [ci([b[i] for b in boots]) for i in range(5)]
 		comps = {}
 		for k in keys:
 			for x in rounds[k]:
@@ -136,47 +142,53 @@ def main():
 		skipped = sum(kv.get("skipped", 0) for (r, _), kv in runs.items() if r == run)
 		traced = sum(kv.get("vblanks", 0) for (r, _), kv in runs.items() if r == run)
 		per_round = " ".join("%.1f" % stats(rounds[k], per)[0] for k in keys)
-		print("| %s | %d | %.0f | %d | %d | %s | %s | %s | %s | %.2f | %.0f / %.0f | %.0f | %s |" % (
+		print("| %s | %d | %.0f | %d | %d | %s | %s | %s | %s | %s | %.2f | %.0f / %.0f | %.0f | %s |" % (
 			v, hz, per, len(keys), len(allx), fmt(late, ivs[0], "%.2f"),
+			fmt(own, ivs[4], "%.2f"),
 			fmt(p50, ivs[1], "%.0f"), fmt(p99, ivs[2], "%.0f"),
 			fmt(s99, ivs[3], "%.0f"),
 			100.0 * skipped / (skipped + traced) if skipped + traced else 0,
 			quantile(cd, 0.5), quantile(cd, 0.99), quantile(cb, 0.99), per_round))
 	print()
 
-	print("## Default against the RT variant, per rate")
+	print("## Default against the RT workqueue, per rate")
 	print()
 	print("The same rounds drawn for both (each round ran both, in its own order),")
 	print("then one-second blocks within each: the difference of the late shares")
 	print("(default minus the other, percentage points) and the ratio of the")
 	print("queued-to-start p99s (the other over default).")
 	print()
-	print("| Hz | other | late % default - other | queued to start p99 other / default |")
-	print("|---|---|---|---|")
+	print("| Hz | default | other | late % default - other | late from the callback % default - other | queued to start p99 other / default |")
+	print("|---|---|---|---|---|---|")
 	for hz in sorted({split(r)[1] for r in frames}):
-		base = "default-%d" % hz
-		if base not in frames:
-			continue
 		for run in order:
 			v, h = split(run)
-			if h != hz or v == "default":
+			if h != hz or v.startswith("default"):
+				continue
+			# the default with the same suffix: fifo50-sirq50 against
+			# default-sirq50
+			suffix = v[len(v.split("-")[0]):]
+			base = "default%s-%d" % (suffix, hz)
+			if base not in frames:
 				continue
 			keys = sorted(set(frames[base]) & set(frames[run]))
 			if not keys:
 				continue
 			pb, po = period_us(runs, base), period_us(runs, run)
-			d, rt = [], []
+			d, dn, rt = [], [], []
 			for _ in range(nboot):
 				ks = [rng.choice(keys) for _ in keys]
 				sb = stats(draw(frames[base], ks, hz, rng), pb)
 				so = stats(draw(frames[run], ks, hz, rng), po)
 				d.append(sb[0] - so[0])
+				dn.append(sb[4] - so[4])
 				rt.append(so[2] / sb[2] if sb[2] else None)
 			xb = [x for k in keys for x in frames[base][k]]
 			xo = [x for k in keys for x in frames[run][k]]
 			sb, so = stats(xb, pb), stats(xo, po)
-			print("| %d | %s | %s | %s |" % (
-				hz, v, fmt(sb[0] - so[0], ci(d), "%.2f"),
+			print("| %d | %s | %s | %s | %s | %s |" % (
+				hz, base.rsplit("-", 1)[0], v, fmt(sb[0] - so[0], ci(d), "%.2f"),
+				fmt(sb[4] - so[4], ci(dn), "%.2f"),
 				fmt(so[2] / sb[2] if sb[2] else None, ci(rt), "%.2f")))
 	print()
 
@@ -188,7 +200,7 @@ def main():
 		v, hz = split(run)
 		per = period_us(runs, run)
 		for k in sorted(frames[run]):
-			late, p50, p99, _ = stats(frames[run][k], per)
+			late, p50, p99, _, _ = stats(frames[run][k], per)
 			kv = runs.get((run, k), {})
 			print("| %s | %d | %d | %d | %.2f | %.0f | %.0f | %d | %d |" % (
 				v, hz, k, len(frames[run][k]), late, p50, p99,

@@ -872,19 +872,22 @@ gpu)
 	# vkms's vblank hrtimer queues vkms_composer_worker on the ordered
 	# workqueue vkms_composer (in sysfs through workqueue.sysfs=, which
 	# run-vm.sh passes) at every vblank while CRC capture is on;
-	# selftests/bench/vm-gpu.sh traces each vblank's programmed time, the
-	# composition that covered it and when it ended, under CPU and memory
-	# load, for default and fifo 50 at each rate of RATES (60 120 240 Hz),
-	# ROUNDS (5) rounds in a seeded order (SEED), DURATION (12) s of
-	# trace per run, mode SIZE (160x120); gpu-stats.py makes the tables.
-	# On the production-like kernel (GPU_KERNEL, prod: DRM and vkms built
-	# in, no fbdev emulation: nothing but the bench lights the CRTC). The
-	# boot holds /tmp/wqrt-bench.lock (WQRT_BENCH_LOCK= to skip it). TAG
-	# names the result files (gpu-DATE-TAG.*).
+	# selftests/bench/vm-gpu.sh traces each vblank's programmed time, its
+	# timer callback, the composition that covered it and when it ended,
+	# under CPU and memory load, for GPU_VARIANTS (default, fifo 50 on
+	# vkms_composer, and both with ksoftirqd at FIFO 50: vkms's timer is
+	# a soft hrtimer, run by ksoftirqd on 6.12 PREEMPT_RT) at each rate
+	# of RATES (60 240 Hz), ROUNDS (5) rounds in a seeded order (SEED),
+	# DURATION (10) s of trace per run, mode SIZE (160x120), MEMHOG_MB
+	# (64) for the memory load; gpu-stats.py makes the tables. On the
+	# production-like kernel (GPU_KERNEL, prod: DRM and vkms built in, no
+	# fbdev emulation: nothing but the bench lights the CRTC). The boot
+	# holds /tmp/wqrt-bench.lock (WQRT_BENCH_LOCK= to skip it). TAG names
+	# the result files (gpu-DATE-TAG.*).
 	kernel=${GPU_KERNEL:-prod}
-	rounds=${ROUNDS:-5} duration=${DURATION:-12} size=${SIZE:-160x120}
-	rates=${RATES:-60 120 240} memhog=${MEMHOG_MB:-64}
-	gvariants=${GPU_VARIANTS:-default fifo50}
+	rounds=${ROUNDS:-5} duration=${DURATION:-10} size=${SIZE:-160x120}
+	rates=${RATES:-60 240} memhog=${MEMHOG_MB:-64}
+	gvariants=${GPU_VARIANTS:-default fifo50 default-sirq50 fifo50-sirq50}
 	[[ "$rounds" =~ ^[1-9][0-9]?$ ]] || { echo "bench-gpu: ROUNDS=$rounds: 1 to 99, please" >&2; exit 2; }
 	[[ "$duration" =~ ^[1-9][0-9]{0,2}$ ]] || { echo "bench-gpu: DURATION=$duration: seconds, 1 to 999" >&2; exit 2; }
 	[[ "$size" =~ ^[1-9][0-9]{1,3}x[1-9][0-9]{1,3}$ ]] || { echo "bench-gpu: SIZE=$size: WIDTHxHEIGHT, please" >&2; exit 2; }

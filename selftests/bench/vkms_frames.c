@@ -6,6 +6,7 @@
  *
  *   vkms_frames [-c CARD] [-W WIDTH] [-H HEIGHT] [-r HZ] [-s SECONDS]
  *   vkms_frames -m MB [-s SECONDS]
+ *   vkms_frames -P PRIO PID...
  *
  * The first form makes a dumb buffer and a framebuffer of WIDTH x HEIGHT
  * (XRGB8888, a gradient), sets a mode of that size whose pixel clock
@@ -29,11 +30,16 @@
  * killed) it maps MB of anonymous memory, writes every byte, unmaps it,
  * and starts again: page faults, page zeroing, the page allocator and
  * memory bandwidth, from user space.
+ *
+ * The third sets the threads PID... to SCHED_FIFO PRIO, or back to
+ * SCHED_OTHER with PRIO 0 (busybox has no chrt): the benchmark's
+ * variants that make the vblank timer's softirq thread real-time.
  */
 #include <errno.h>
 #include <fcntl.h>
 #include <glob.h>
 #include <poll.h>
+#include <sched.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -283,21 +289,41 @@ out:
 	return ret;
 }
 
+static int set_prio(int prio, char **pids, int n)
+{
+	struct sched_param sp = { .sched_priority = prio };
+	int ret = 0;
+
+	for (int i = 0; i < n; i++) {
+		pid_t pid = atoi(pids[i]);
+
+		if (pid <= 0 ||
+		    sched_setscheduler(pid, prio ? SCHED_FIFO : SCHED_OTHER,
+				       &sp)) {
+			fprintf(stderr, "vkms_frames: pid %s: %s\n", pids[i],
+				strerror(errno));
+			ret = 1;
+		}
+	}
+	return ret;
+}
+
 static void usage(void)
 {
 	fprintf(stderr,
 		"usage: vkms_frames [-c CARD] [-W WIDTH] [-H HEIGHT] [-r HZ] [-s SECONDS]\n"
-		"       vkms_frames -m MB [-s SECONDS]\n");
+		"       vkms_frames -m MB [-s SECONDS]\n"
+		"       vkms_frames -P PRIO PID...\n");
 	exit(2);
 }
 
 int main(int argc, char **argv)
 {
 	const char *card = "/dev/dri/card0";
-	long w = 320, h = 240, hz = 60, secs = 10, mb = 0;
+	long w = 320, h = 240, hz = 60, secs = 10, mb = 0, prio = -1;
 	int opt;
 
-	while ((opt = getopt(argc, argv, "c:W:H:r:s:m:")) != -1) {
+	while ((opt = getopt(argc, argv, "c:W:H:r:s:m:P:")) != -1) {
 		char *e;
 		long v = 0;
 
@@ -325,9 +351,17 @@ int main(int argc, char **argv)
 		case 'm':
 			mb = v;
 			break;
+		case 'P':
+			prio = v;
+			break;
 		default:
 			usage();
 		}
+	}
+	if (prio >= 0) {
+		if (prio > 99 || optind == argc)
+			usage();
+		return set_prio(prio, argv + optind, argc - optind);
 	}
 	if (optind != argc)
 		usage();

@@ -16,7 +16,8 @@
 # memory load (vkms_frames -m). Prints:
 #   I ...                          the environment
 #   O ROUND RUN...                 the order of a round
-#   W RUN ROUND ATTR=VALUE...      vkms_composer as the run saw it
+#   W RUN ROUND ATTR=VALUE...      vkms_composer as the run saw it, and
+#                                  each ksoftirqd's pid:policy/rtprio
 #   F RUN ROUND K CB S E Q N       one line per vblank K of the run, in us
 #                                  from its programmed time: CB the timer
 #                                  callback ran, S and E the composition
@@ -35,7 +36,7 @@
 # The settings are the first lines, which run.sh rewrites.
 
 ROUNDS=5
-RUNS="default-60 fifo50-60 default-240 fifo50-240"
+RUNS="default-60 fifo50-60 default-sirq50-60 fifo50-sirq50-60 default-240 fifo50-240 default-sirq50-240 fifo50-sirq50-240"
 DURATION=12
 SIZE=160x120
 MEMHOG_MB=64
@@ -60,7 +61,6 @@ echo "I kernel $(uname -r) vcpus $ncpu rounds $ROUNDS duration_s $DURATION size 
 echo "I clocksource $(cat /sys/devices/system/clocksource/clocksource0/current_clocksource 2>/dev/null || echo unknown)"
 echo "I vkms_composer at boot: $(for a in policy rtprio nice cpumask max_active pool_ids; do printf '%s=%s ' $a "$(cat "$wq/$a" 2>/dev/null | xargs | tr ' ' ,)"; done)"
 echo "I workqueue.sysfs=$(cat /sys/module/workqueue/parameters/sysfs 2>/dev/null)"
-echo "I ktimers: $(for p in /proc/[0-9]*; do c=$(cat "$p/comm" 2>/dev/null); case "$c" in ktimers/*) s=$(sed 's/.*) //' "$p/stat"); echo "$s" | awk -v c="$c" '{ printf "%s policy %s rtprio %s; ", c, $39, $38 }' ;; esac; done)"
 
 echo 0 >"$tracefs/tracing_on"
 echo mono >"$tracefs/trace_clock"
@@ -169,13 +169,37 @@ setattr() { # ATTR VALUE: false, with the reason in $why, when refused
 	return 1
 }
 
+# vkms's vblank hrtimer is a soft hrtimer: on 6.12 PREEMPT_RT its
+# callback runs in softirq context, in ksoftirqd/N (SCHED_NORMAL) when
+# the CPU is busy, so under load the vblank itself comes late. The
+# -sirq50 variants make ksoftirqd SCHED_FIFO 50, what a display
+# controller's threaded vblank interrupt handler would be on an RT board,
+# so that what is left is the workqueue's.
+ksoftirqd=$(for p in /proc/[0-9]*; do
+	case "$(cat "$p/comm" 2>/dev/null)" in ksoftirqd/*) echo "${p#/proc/}" ;; esac
+done | xargs)
+
+sirq_state() { # policy/rtprio of each ksoftirqd
+	for p in $ksoftirqd; do
+		sed 's/.*) //' "/proc/$p/stat" | awk -v p="$p" '{ printf "%s:%s/%s,", p, $39, $38 }'
+	done
+}
+
 reset_wq() {
 	echo normal >"$wq/policy" 2>/dev/null
 	echo 0 >"$wq/nice" 2>/dev/null
+	# shellcheck disable=SC2086 # one pid a word
+	"$frames" -P 0 $ksoftirqd
 }
 
 configure() { # VARIANT
 	case "$1" in
+	*-sirq50)
+		# shellcheck disable=SC2086 # one pid a word
+		why=$("$frames" -P 50 $ksoftirqd 2>&1) || return 1
+		;;
+	esac
+	case "${1%-sirq50}" in
 	default) ;;
 	fifo50) setattr policy fifo && setattr rtprio 50 ;;
 	*) why="unknown variant $1"; false ;;
@@ -189,6 +213,7 @@ start_load
 "$frames" -m "$MEMHOG_MB" -s 0 &
 memhog=$!
 echo "I memory load: $MEMHOG_MB MB mapped, written and unmapped in a loop (vkms_frames -m)"
+echo "I ksoftirqd (pid:policy/rtprio) at the start: $(sirq_state)"
 
 w=${SIZE%x*} h=${SIZE#*x}
 r=1
@@ -209,7 +234,7 @@ while [ "$r" -le "$ROUNDS" ]; do
 		for a in policy rtprio nice cpumask pool_ids; do
 			printf '%s=%s ' $a "$(cat "$wq/$a" 2>/dev/null | xargs | tr ' ' ,)"
 		done
-		echo
+		echo "ksoftirqd=$(sirq_state)"
 		"$frames" -W "$w" -H "$h" -r "$hz" -s $((DURATION + 3)) >/tmp/frames.out 2>&1 &
 		fp=$!
 		# the mode set and the first compositions, then the window
