@@ -48,6 +48,7 @@ help:
 	@echo "  make bench-cost    what the series costs queue_work() and flushes: counts, then times, plain 6.12 vs the series"
 	@echo "  make bench-reserve the memory one worker of a reserve (nr_idle_extra) costs, on the production-like kernel"
 	@echo "  make bench-flush-sweep  flush counts by the number of possible CPUs, plain 6.12 vs the series"
+	@echo "  make bench-gpu     vkms's composer workqueue: vblank to composition and late frames, default vs fifo"
 	@echo "  make install       install wqrtd, wqrtctl, the unit, man pages (DESTDIR, PREFIX)"
 	@echo "  make uninstall     remove what make install installed (same DESTDIR, PREFIX)"
 	@echo "  make deb           the Debian packages wqrtd, wqrt-selftests and wqrt-selftests-dkms"
@@ -196,7 +197,7 @@ distclean: clean
 
 # Benchmarks: numbers, never tests. Tables and plots under build/bench/.
 .PHONY: bench bench-latency bench-burst bench-enqueue bench-flush bench-imu bench-reaction bench-cost bench-reserve \
-	bench-flush-sweep
+	bench-flush-sweep bench-gpu
 bench: bench-latency bench-enqueue bench-flush bench-imu bench-reaction
 
 # the base case, then the scenarios of issue 18.6 on prod and prod-plain
@@ -223,6 +224,13 @@ bench-flush: deps
 # production-like kernel (ROUNDS boots, SIZES: selftests/bench/run.sh)
 bench-reserve: deps
 	@selftests/bench/run.sh reserve
+
+# issue 32.2: the GPU case with vkms as the stand-in: vblank to
+# composition start on the ordered workqueue vkms_composer and the share
+# of late frames, default vs fifo 50, under CPU and memory load (ROUNDS,
+# RATES, DURATION, SIZE: selftests/bench/run.sh)
+bench-gpu: deps
+	@selftests/bench/run.sh gpu
 
 # issue 29, before a change to the workqueue patches: what the series
 # adds to queue_work() and flushes, counted (host-independent) and timed,
