@@ -1227,7 +1227,7 @@ gpu)
 		echo "## Environment"
 		echo
 		env_record gpu "$kernel" "$load_before" "$load_after"
-		echo "- host steal time over the boot: $(echo "$steal_before $steal_after" | awk '{ d = $4 - $2; printf "%.1f", (d > 0 ? 100 * ($3 - $1) / d : 0) }') %"
+		echo "- host steal time over the boot: $(steal_pct "$steal_before" "$steal_after") %"
 		echo "- .config: selftests/bench/results/$base-$kernel.config.xz"
 		echo
 		echo '```'
