@@ -334,14 +334,6 @@ def window_totals(windows, bucket):
 	return out
 
 
-def lsq(xs, ys):
-	"""least-squares line through (xs, ys): slope, intercept"""
-	mx, my = statistics.mean(xs), statistics.mean(ys)
-	sxx = sum((x - mx) ** 2 for x in xs)
-	slope = sum((x - mx) * (y - my) for x, y in zip(xs, ys)) / sxx
-	return slope, my - slope * mx
-
-
 def lock_site(syms, metric, side, pc, cs):
 	"""hist_means' key: the lock's function and caller, or None"""
 	f = syms.fn(pc)
@@ -422,7 +414,8 @@ def sweep(d, base, others, ns):
 			for k in kernels:
 				cells = []
 				for c, _ in SWEEP_COLS:
-					slope, _ = lsq(ns, [fig[(case, k, n)][c] for n in ns])
+					slope = statistics.linear_regression(
+						ns, [fig[(case, k, n)][c] for n in ns]).slope
 					cells.append("%+.2f (%+.0f)" % (slope, slope * (ns[-1] - ns[0])))
 				out.append("| %s | %s | %s |" % (case, k, " | ".join(cells)))
 		out.append("")
