@@ -180,6 +180,10 @@ count_boot() { # KERNEL SMP NAME RUNS [CASES]: $out/NAME.{log,plugin,map,env}
 	env_record "$name" "$k" "$before" "$after" >"$out/$name.env"
 }
 
+save_config() { # KERNEL FILE: the kernel's .config, xz-compressed, beside a result
+	xz -9 <"$(cat "$out/stage-$1/.kdir")/obj/.config" >"$2"
+}
+
 orders() { # SEED ROUNDS VARIANTS: one line per round, the variants in a random order drawn from SEED
 	python3 -c 'import random, sys
 rng = random.Random(int(sys.argv[1]))
@@ -187,15 +191,6 @@ v = sys.argv[3].split()
 for _ in range(int(sys.argv[2])):
 	rng.shuffle(v)
 	print(" ".join(v))' "$@"
-}
-
-percentiles() { # reads numbers (ns) on stdin; prints count p50 p99 p99.9 max in us
-	sort -n | awk '{ v[NR] = $1 } END {
-		if (NR == 0) { print "0 - - - -"; exit }
-		printf "%d %.1f %.1f %.1f %.1f\n", NR, v[int(NR * 0.5) + 1] / 1000,
-			v[int(NR * 0.99) + 1] / 1000,
-			v[(int(NR * 0.999) + 1 > NR) ? NR : int(NR * 0.999) + 1] / 1000,
-			v[NR] / 1000 }'
 }
 
 case "$what" in
@@ -576,7 +571,7 @@ burst)
 	cp "$table" "$base.md"
 	cp "$out/burst.png" "$base.png"
 	xz -9 <"$raw" >"$base.raw.xz"
-	xz -9 <"$(cat "$stage/.kdir")/obj/.config" >"$base-$kernel.config.xz"
+	save_config "$kernel" "$base-$kernel.config.xz"
 	cat "$table"
 	echo "bench: table $table, plot $out/burst.png (copies under $base.*)"
 	;;
@@ -1026,7 +1021,7 @@ cost)
 		echo "Each kernel's .config: selftests/bench/results/$base-KERNEL.config.xz."
 	} >>"$out/cost.md"
 	for k in $kernels_built; do
-		xz -9 <"$(cat "$out/stage-$k/.kdir")/obj/.config" >"$res/$base-$k.config.xz"
+		save_config "$k" "$res/$base-$k.config.xz"
 	done
 	cp "$out/cost.md" "$res/$base.md"
 	cat "$out/cost.md"
@@ -1145,7 +1140,7 @@ flush-sweep)
 		grep -E '^[IBKE] ' "$out/cost-$b.log" | xz -9 >"$res/$base-$b.log.xz"
 	done
 	for k in $kernels_built; do
-		xz -9 <"$(cat "$out/stage-$k/.kdir")/obj/.config" >"$res/$base-$k.config.xz"
+		save_config "$k" "$res/$base-$k.config.xz"
 	done
 	cp "$out/flush-sweep.md" "$res/$base.md"
 	cat "$out/flush-sweep.md"
@@ -1240,7 +1235,7 @@ gpu)
 	} >"$out/gpu.md"
 	cp "$out/gpu.md" "$res/$base.md"
 	xz -9 <"$raw" >"$res/$base.raw.xz"
-	xz -9 <"$kdir/obj/.config" >"$res/$base-$kernel.config.xz"
+	save_config "$kernel" "$res/$base-$kernel.config.xz"
 	cat "$out/gpu.md"
 	echo "bench: table $out/gpu.md, raw $raw (copies under selftests/bench/results/$base.*)"
 	;;
@@ -1414,7 +1409,7 @@ imu)
 	cp "$table" "$res/$base.md"
 	cp "$out/imu.png" "$res/$base.png"
 	xz -9 <"$raw" >"$res/$base.raw.xz"
-	xz -9 <"$(cat "$stage/.kdir")/obj/.config" >"$res/$base-$kernel.config.xz"
+	save_config "$kernel" "$res/$base-$kernel.config.xz"
 	cat "$table"
 	echo "bench: table $table, plot $out/imu.png, raw samples $raw (copies under selftests/bench/results/$base.*)"
 	;;
