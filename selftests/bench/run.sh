@@ -823,7 +823,13 @@ cost)
 	# prod-flush-plain and prod-flush (prod and prod-plain with
 	# kernel/variants/possible-cpus, booted with -smp 2,maxcpus=64 of
 	# prod's NR_CPUS 512) for the two flush cases the series made
-	# slower on the flush kernels (FLUSH_CASES, REPS x MS ms).
+	# slower on the flush kernels (FLUSH_CASES, REPS x MS ms): one
+	# thread queueing and flushing an unbound workqueue with its worker
+	# where the scheduler puts it, on the thread's CPU (-same) and on
+	# the other (-other), and a flush behind an item on each online
+	# CPU's pwq. ICOUNT=1 (the default) runs the timed boots on the
+	# guest's instruction clock, as the counting boots; ICOUNT=0 on the
+	# host's.
 	# Per-round ratios with intervals that resample the rounds, the
 	# smallest cost the run could see, the host's load and steal time
 	# per boot. COUNTS=0 or TIMES=0 skips a
@@ -833,8 +839,8 @@ cost)
 	count_kernels=${COUNT_KERNELS:-prod-plain prod}
 	runs=${RUNS:-100} rounds=${ROUNDS:-3}
 	producers=${PRODUCERS:-8} items=${ITEMS:-50000}
-	reps=${REPS:-3} ms=${MS:-1000} icount=${ICOUNT:-0}
-	flush_cases=${FLUSH_CASES:-qf1-unbound dense-percpu}
+	reps=${REPS:-3} ms=${MS:-1000} icount=${ICOUNT:-1}
+	flush_cases=${FLUSH_CASES:-qf1-unbound qf1-unbound-same qf1-unbound-other dense-percpu}
 	seed=${SEED:-$(od -An -N4 -tu4 /dev/urandom | tr -d ' ')}
 	[[ "$icount" =~ ^[01]$ ]] || {
 		echo "bench-cost: ICOUNT=$icount: 0 (the host's clock) or 1 (the guest's clock on instructions), please" >&2
@@ -974,10 +980,14 @@ cost)
 			echo "drawn from seed $seed, for seed 000's enqueue benchmark: $producers producer kthreads"
 			echo "x $items work items on a WQ_UNBOUND workqueue in the affinity scope cpu (a"
 			echo "pool per CPU: per-CPU) and system (one pool for both CPUs: shared), $reps"
-			echo "samples each, the scopes alternating, each after a warm-up; then prod-flush-plain and prod-flush (prod-plain and"
+			echo "samples each, the scopes alternating, each after a warm-up (items_per_sec: items queued"
+			echo "and run a second; p50_ns, p99_ns: how long one queue_work() call took, seed 000's"
+			echo "enqueue latency); then prod-flush-plain and prod-flush (prod-plain and"
 			echo "prod, which carry kernel/variants/possible-cpus, booted with -smp 2,maxcpus=64: 64 possible, 2 online"
 			echo "CPUs) in an order drawn from seed $((seed + 1)), for seed 003's flush rates"
-			echo "of $flush_cases ($reps samples of $ms ms each). A metric's figure in a"
+			echo "of $flush_cases ($reps samples of $ms ms each; a case's -same or -other puts the"
+			echo "unbound workqueue's worker on the flushing thread's CPU or the other one, through"
+			echo "its cpumask, where the case without it leaves the choice to the scheduler). A metric's figure in a"
 			echo "boot is the median of its samples. The"
 			echo "second kernel of a pair against the first: the median of the per-round"
 			echo "ratios, a bootstrap 95 % interval that resamples the rounds (boots);"

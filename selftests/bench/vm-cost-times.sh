@@ -15,7 +15,7 @@ PRODUCERS=8
 ITEMS=50000
 REPS=3
 MS=1000
-FLUSH_CASES="qf1-unbound dense-percpu"
+FLUSH_CASES="qf1-unbound qf1-unbound-same qf1-unbound-other dense-percpu"
 
 insmod /wqrt/wqrt_bench.ko || { echo "E cannot load wqrt_bench.ko"; exit 1; }
 echo "I kernel $(uname -r) vcpus $(nproc) possible $(cat /sys/devices/system/cpu/possible) mode $MODE"
@@ -49,10 +49,36 @@ enqueue)
 	done
 	;;
 flush)
+	# KIND-WQ[-PLACE]: PLACE fixes where the unbound workqueue's worker
+	# runs, through its cpumask: "same", the flushing thread's CPU (the
+	# first online one, where wqrt_bench binds its first thread), or
+	# "other", the second online CPU; without it the scheduler chooses,
+	# and a loop settles on either, whose rates differ by up to 1.5
+	# times on either kernel
+	fbq=/sys/devices/virtual/workqueue/wqrt_fbench_unbound
+	full=$(cat "$fbq/cpumask") || { echo "E no $fbq/cpumask"; exit 1; }
+	set -- $(sed 's/[-,]/ /g' /sys/devices/system/cpu/online)
+	same=$(printf '%x' $((1 << $1)))
+	other=$(printf '%x' $((1 << ($1 + 1))))
 	for r in $(seq 1 "$REPS"); do
 		for c in $FLUSH_CASES; do
+			kind=${c%%-*}
 			wqk=${c#*-}
-			kind=${c%-*}
+			place=${wqk#*-}
+			wqk=${wqk%%-*}
+			[ "$place" != "$wqk" ] || place=
+			case "$place" in
+			"") mask=$full ;;
+			same) mask=$same ;;
+			other) mask=$other ;;
+			*) echo "E flush case $c: placement '$place' is not same or other"; exit 1 ;;
+			esac
+			if [ -n "$place" ] && [ "$wqk" != unbound ]; then
+				echo "E flush case $c: only the unbound workqueue takes a placement"
+				exit 1
+			fi
+			[ "$wqk" != unbound ] || echo "$mask" >"$fbq/cpumask" ||
+				{ echo "E flush case $c: cpumask $mask refused"; exit 1; }
 			case "$kind" in
 			qf*) args="qf $wqk ${kind#qf}" ;;
 			*) args="$kind $wqk 1" ;;
