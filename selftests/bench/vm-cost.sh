@@ -9,7 +9,9 @@
 # the plugin's PCs) and the buckets ("B BUCKET CASE WINDOW RUNS OPS").
 # run.sh sets the settings on the next lines.
 RUNS=100
-CASES="queue-percpu queue-unbound burst-percpu burst-unbound flush-idle-percpu flush-idle-unbound qf-percpu qf-unbound dense-percpu"
+CASES="queue-percpu queue-unbound burst-percpu burst-unbound flush-idle-percpu flush-idle-unbound qf-percpu qf-unbound dense-percpu enqueue-percpu enqueue-shared"
+# the enqueue cases' runs: each is 4000 items, counted per item
+ENQ_RUNS=10
 
 ctl=/sys/kernel/debug/wqrt_bench/cost
 
@@ -22,12 +24,29 @@ echo "I possible $(cat /sys/devices/system/cpu/possible) online $(cat /sys/devic
 echo "I clocksource $(cat /sys/devices/system/clocksource/clocksource0/current_clocksource 2>/dev/null || echo unknown)"
 echo 0 >/proc/sys/kernel/kptr_restrict 2>/dev/null
 grep '\[wqrt_bench\]' /proc/kallsyms | sed 's/^/K /'
+# A case's counted runs (n), and for the enqueue cases the affinity scope
+# of wqrt_bench that their names stand for, as make bench-cost's timed
+# boots set it (vm-cost-times.sh): cpu, a pool per CPU; system, one pool
+# for both CPUs.
+prepare() { # CASE
+	n=$RUNS
+	case "$1" in
+	enqueue-*)
+		n=$ENQ_RUNS scope=cpu
+		[ "$1" = enqueue-shared ] && scope=system
+		echo "$scope" >/sys/devices/virtual/workqueue/wqrt_bench/affinity_scope ||
+			{ echo "E affinity scope $scope refused"; exit 1; }
+		;;
+	esac
+}
 # one untimed pass: every pool has its workers, every pwq exists
 for c in $CASES; do
+	prepare "$c"
 	echo "$c 5 warm" >"$ctl" || { echo "E warm-up of $c failed"; exit 1; }
 done
 for c in $CASES; do
-	echo "$c $RUNS" >"$ctl" || { echo "E $c failed"; exit 1; }
+	prepare "$c"
+	echo "$c $n" >"$ctl" || { echo "E $c failed"; exit 1; }
 done
 sed 's/^/B /' "$ctl"
 exit 0

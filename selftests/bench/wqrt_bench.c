@@ -623,7 +623,13 @@ static int cmp_u64(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-static int run_enqueue(unsigned int nr_prod, unsigned int nr_items)
+/*
+ * @window, when not NULL, opens (true) and closes (false) a counting window of
+ * the cost command around the producers' run, from their wakeup to the last
+ * item's end: the enqueue workload counted by the wqcount plugin.
+ */
+static int run_enqueue(unsigned int nr_prod, unsigned int nr_items,
+		       void (*window)(bool open))
 {
 	DECLARE_COMPLETION_ONSTACK(start);
 	struct producer *prods;
@@ -673,12 +679,16 @@ static int run_enqueue(unsigned int nr_prod, unsigned int nr_items)
 		p->task = get_task_struct(task);
 	}
 
+	if (window)
+		window(true);
 	t0 = ktime_get_ns();
 	for (i = 0; i < nr_prod; i++)
 		wake_up_process(prods[i].task);
 	complete_all(&start);
 	wait_for_completion(&enq_all_done);
 	elapsed = ktime_get_ns() - t0;
+	if (window)
+		window(false);
 
 	sort(all, total, sizeof(u64), cmp_u64, NULL);
 	snprintf(enqueue_result, sizeof(enqueue_result),
@@ -1028,8 +1038,15 @@ static void flush_bench_exit(void)
  *             flush_workqueue() (global window)
  *         dense-percpu  an item on each online CPU's pwq, then
  *             flush_workqueue() (global window)
+ *         enqueue-percpu, enqueue-shared  the enqueue command's workload,
+ *             COST_ENQ_PRODUCERS x COST_ENQ_ITEMS items on wqrt_bench
+ *             (global window, counted per item), in the affinity scope
+ *             that the caller gave wqrt_bench: the names say which the
+ *             report expects (cpu and system, as make bench-cost times
+ *             them)
  *       Between runs the kthread sleeps 1-2 ms, so that every run starts
- *       with the workers idle.
+ *       with the workers idle; the enqueue cases are run by the writer,
+ *       one run_enqueue() a run.
  */
 #define WQC_MAGIC		0x57510000
 #define WQC_GLOBAL_OPEN		1
@@ -1038,6 +1055,8 @@ static void flush_bench_exit(void)
 #define WQC_LOCAL_CLOSE		4
 #define COST_BURST		8
 #define COST_MAX_RUNS		10000
+#define COST_ENQ_PRODUCERS	8
+#define COST_ENQ_ITEMS		500
 
 #ifdef CONFIG_X86_64
 /* nopl DISP32(%rax): a NOP that only the markers encode with this DISP32 */
@@ -1057,7 +1076,7 @@ static void flush_bench_exit(void)
 #endif
 
 enum cost_kind { COST_QUEUE, COST_BURST_KIND, COST_FLUSH_IDLE, COST_QF,
-		 COST_DENSE };
+		 COST_DENSE, COST_ENQUEUE };
 
 /* the buckets are constants: the markers carry them as immediates */
 struct cost_case {
@@ -1077,6 +1096,8 @@ static const struct cost_case cost_cases[] = {
 	{ "qf-percpu", COST_QF, true, 70 },
 	{ "qf-unbound", COST_QF, false, 80 },
 	{ "dense-percpu", COST_DENSE, true, 90 },
+	{ "enqueue-percpu", COST_ENQUEUE, false, 100 },
+	{ "enqueue-shared", COST_ENQUEUE, false, 110 },
 };
 
 static struct workqueue_struct *cost_percpu, *cost_unbound;
@@ -1242,6 +1263,41 @@ static int cost_thread_fn(void *arg)
 	return 0;
 }
 
+/* run_enqueue()'s windows: a marker takes its bucket as an immediate */
+static void cost_enqueue_window_100(bool open)
+{
+	if (open)
+		WQC_MARK(WQC_GLOBAL_OPEN, 100);
+	else
+		WQC_MARK(WQC_GLOBAL_CLOSE, 100);
+}
+
+static void cost_enqueue_window_110(bool open)
+{
+	if (open)
+		WQC_MARK(WQC_GLOBAL_OPEN, 110);
+	else
+		WQC_MARK(WQC_GLOBAL_CLOSE, 110);
+}
+
+static int cost_enqueue(const struct cost_case *cc, unsigned int runs,
+			bool warm)
+{
+	void (*window)(bool open) = NULL;
+	unsigned int r;
+	int ret;
+
+	if (!warm)
+		window = cc->bucket == 100 ? cost_enqueue_window_100 :
+					     cost_enqueue_window_110;
+	for (r = 0; r < runs; r++) {
+		ret = run_enqueue(COST_ENQ_PRODUCERS, COST_ENQ_ITEMS, window);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
 static __printf(1, 2) int cost_note(const char *fmt, ...)
 {
 	size_t room = PAGE_SIZE - cost_result_len;
@@ -1270,6 +1326,13 @@ static int run_cost(const char *name, unsigned int runs, bool warm)
 			cc = &cost_cases[i];
 	if (!cc || !runs || runs > COST_MAX_RUNS)
 		return -EINVAL;
+	if (cc->kind == COST_ENQUEUE) {
+		ret = cost_enqueue(cc, runs, warm);
+		if (ret || warm)
+			return ret;
+		return cost_note("%u %s all %u %u\n", cc->bucket, cc->name,
+				 runs, COST_ENQ_PRODUCERS * COST_ENQ_ITEMS);
+	}
 	cr.cc = cc;
 	nr_items = max_t(unsigned int, COST_BURST, nr_cpu_ids);
 	cr.items = kcalloc(nr_items, sizeof(*cr.items), GFP_KERNEL);
@@ -1446,7 +1509,7 @@ static ssize_t cmd_write(struct file *file, const char __user *ubuf,
 	} else if (sscanf(buf, "%u %u", &a, &b) != 2) {
 		ret = -EINVAL;
 	} else {
-		ret = run_enqueue(a, b);
+		ret = run_enqueue(a, b, NULL);
 	}
 	mutex_unlock(&bench_mutex);
 	return ret ? ret : len;
