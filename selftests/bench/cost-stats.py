@@ -144,6 +144,7 @@ def counts(d, kernels):
 				case, win, " (per item of %d)" % ops if ops > 1 else "",
 				k, " | ".join(cells)))
 	out.append("")
+	out.append(totals(data, kernels, buckets))
 	out.append("### Where: atomics, fences and moved lines per operation, by function\n")
 	out.append("Means over the windows (a timer tick in some windows shows as a "
 		   "fraction); `f <- caller`: the function the instruction is in, "
@@ -180,6 +181,50 @@ def counts(d, kernels):
 				what, side, f, c, " | ".join(cells)))
 		out.append("")
 	out.append(insns_by_function(data, kernels, buckets))
+	return "\n".join(out)
+
+
+def totals(data, kernels, buckets):
+	"""Per case, the instructions and atomics of both vCPUs added, means
+	over the windows: what a workload of many items costs in all, where
+	the medians above split it by vCPU (on which a worker ran varies
+	from boot to boot)."""
+	base = kernels[0]
+	out = ["### Per operation: means over the windows, both vCPUs added\n",
+	       "In brackets the difference from %s, and in percent of it. "
+	       "Means include the timer ticks that land in windows.\n" % base,
+	       "| case | window | " + " | ".join(
+		       "%s insns | %s atomics" % (k, k) for k in kernels) + " |",
+	       "|" + "---|" * (2 + 2 * len(kernels))]
+	for b in sorted(buckets, key=lambda b: (b % NR_BUCKETS, b)):
+		case, win, runs, ops = buckets[b]
+		mean = {}
+		for k in kernels:
+			wins = window_totals(data[k][0], b)
+			if not wins:
+				# a local window has the caller's side alone
+				wins = data[k][0].get(b, {}).get("op", [])
+			if wins:
+				mean[k] = {m: statistics.fmean(w[m] for w in wins) / ops
+					   for m in ("insns", "atomics")}
+		if base not in mean:
+			continue
+		cells = []
+		for k in kernels:
+			for m in ("insns", "atomics"):
+				if k not in mean:
+					cells.append("-")
+					continue
+				v, bv = mean[k][m], mean[base][m]
+				if k == base or not bv:
+					cells.append("%.1f" % v)
+				else:
+					cells.append("%.1f (%+.1f, %+.1f %%)" % (
+						v, v - bv, 100 * (v - bv) / bv))
+		out.append("| %s | %s%s | %s |" % (
+			case, win, " (per item of %d)" % ops if ops > 1 else "",
+			" | ".join(cells)))
+	out.append("")
 	return "\n".join(out)
 
 

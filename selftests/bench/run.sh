@@ -151,7 +151,7 @@ build_once() { # KERNEL: build it and its module once per run
 # any host) and the wqcount plugin (selftests/bench/cost/wqcount.c) around
 # the cases of wqrt_bench's cost command (selftests/bench/vm-cost.sh).
 count_boot() { # KERNEL SMP NAME RUNS [CASES]: $out/NAME.{log,plugin,map,env}
-	local k=$1 smp=$2 name=$3 runs=$4 cases=${5:-} before after
+	local k=$1 smp=$2 name=$3 runs=$4 cases=${5:-} before after s0
 	if [ -z "${wqcount_built:-}" ]; then
 		gcc -O2 -Wall -Wextra -Werror -fPIC -shared -fvisibility=hidden \
 			-o "$out/wqcount.so" "$top/selftests/bench/cost/wqcount.c"
@@ -162,7 +162,7 @@ count_boot() { # KERNEL SMP NAME RUNS [CASES]: $out/NAME.{log,plugin,map,env}
 	[ -z "$cases" ] || sed -i "s/^CASES=.*/CASES=\"$cases\"/" "$out/stage-$k/vm-cost.sh"
 	echo "bench-$what: counting on $k, -smp $smp ($runs runs a case, one TCG thread, wqcount plugin)"
 	rm -f "$out/$name.plugin"
-	before=$(cat /proc/loadavg)
+	before=$(cat /proc/loadavg) s0=$(steal)
 	WQRT_VM_SMP=$smp WQRT_VM_TCG_THREAD=single WQRT_VM_ACCEL=tcg \
 	WQRT_VM_APPEND="$WQRT_VM_APPEND nokaslr" \
 	WQRT_VM_QEMU_ARGS="-icount shift=0,sleep=off -plugin $out/wqcount.so,arg=lines=on -d plugin -D $out/$name.plugin" \
@@ -177,7 +177,10 @@ count_boot() { # KERNEL SMP NAME RUNS [CASES]: $out/NAME.{log,plugin,map,env}
 		exit 1
 	fi
 	cp "$(cat "$out/stage-$k/.kdir")/obj/System.map" "$out/$name.map"
-	env_record "$name" "$k" "$before" "$after" >"$out/$name.env"
+	{
+		env_record "$name" "$k" "$before" "$after"
+		echo "- host steal time over the boot: $(steal_pct "$s0" "$(steal)") % (the counts do not depend on it)"
+	} >"$out/$name.env"
 }
 
 save_config() { # KERNEL FILE: the kernel's .config, xz-compressed, beside a result
@@ -859,7 +862,7 @@ cost)
 	{
 		echo "# What the series costs everyone else: make bench-cost ($date${TAG:+, $TAG})"
 		echo
-		echo "Command: \`$(for v in COUNTS TIMES ICOUNT COUNT_KERNELS RUNS ROUNDS PRODUCERS ITEMS REPS MS FLUSH_CASES TAG; do [ -z "${!v:-}" ] || printf '%s=%q ' "$v" "${!v}"; done)SEED=$seed make bench-cost\`."
+		echo "Command: \`$(for v in COUNTS TIMES ICOUNT COUNT_KERNELS PREFIX_TREE RUNS ROUNDS PRODUCERS ITEMS REPS MS FLUSH_CASES TAG; do [ -z "${!v:-}" ] || printf '%s=%q ' "$v" "${!v}"; done)SEED=$seed make bench-cost\`."
 		echo
 	} >"$out/cost.md"
 	if [ "${COUNTS:-1}" = 1 ]; then
@@ -876,7 +879,8 @@ cost)
 			echo "## Counts (host-independent)"
 			echo
 			echo "Each case of wqrt_bench's cost command (selftests/bench/wqrt_bench.c) $runs times after"
-			echo "an uncounted warm-up of 5, on one boot per kernel under QEMU's TCG with one"
+			echo "an uncounted warm-up of 5 (the enqueue cases 10 times, each 8 producers x 500 items),"
+			echo "on one boot per kernel under QEMU's TCG with one"
 			echo "thread (-accel tcg,thread=single: the vCPUs take turns, no host timing"
 			echo "decides what runs in parallel) and the wqcount plugin"
 			echo "(selftests/bench/cost/wqcount.c). The plugin counts guest instructions,"
