@@ -57,9 +57,12 @@ flush)
 	# times on either kernel
 	fbq=/sys/devices/virtual/workqueue/wqrt_fbench_unbound
 	full=$(cat "$fbq/cpumask") || { echo "E no $fbq/cpumask"; exit 1; }
-	set -- $(sed 's/[-,]/ /g' /sys/devices/system/cpu/online)
+	# the first two online CPUs, from a cpulist such as 0-1 or 0,2-3
+	set -- $(awk -F, '{ for (i = 1; i <= NF; i++) { n = split($i, r, "-");
+		for (c = r[1] + 0; c <= r[n] + 0; c++) print c } }' /sys/devices/system/cpu/online)
+	[ $# -ge 2 ] || { echo "E the flush placements need two online CPUs"; exit 1; }
 	same=$(printf '%x' $((1 << $1)))
-	other=$(printf '%x' $((1 << ($1 + 1))))
+	other=$(printf '%x' $((1 << $2)))
 	for r in $(seq 1 "$REPS"); do
 		for c in $FLUSH_CASES; do
 			kind=${c%%-*}
