@@ -200,10 +200,9 @@ def totals(data, kernels, buckets):
 		case, win, runs, ops = buckets[b]
 		mean = {}
 		for k in kernels:
+			# a local window has the caller's side alone, which
+			# window_totals() adds nothing to
 			wins = window_totals(data[k][0], b)
-			if not wins:
-				# a local window has the caller's side alone
-				wins = data[k][0].get(b, {}).get("op", [])
 			if wins:
 				mean[k] = {m: statistics.fmean(w[m] for w in wins) / ops
 					   for m in ("insns", "atomics")}

@@ -825,8 +825,9 @@ cost)
 	# PRODUCERS x ITEMS, 8 x 50000, REPS samples each), then
 	# prod-flush-plain and prod-flush (prod and prod-plain with
 	# kernel/variants/possible-cpus, booted with -smp 2,maxcpus=64 of
-	# prod's NR_CPUS 512) for the two flush cases the series made
-	# slower on the flush kernels (FLUSH_CASES, REPS x MS ms): one
+	# prod's NR_CPUS 512) for the flush cases (FLUSH_CASES, REPS x MS
+	# ms; the first and the last the 2026-12-01 flush run found slower
+	# on the series): one
 	# thread queueing and flushing an unbound workqueue with its worker
 	# where the scheduler puts it, on the thread's CPU (-same) and on
 	# the other (-other), and a flush behind an item on each online
@@ -879,7 +880,7 @@ cost)
 			echo "## Counts (host-independent)"
 			echo
 			echo "Each case of wqrt_bench's cost command (selftests/bench/wqrt_bench.c) $runs times after"
-			echo "an uncounted warm-up of 5 (the enqueue cases 10 times, each 8 producers x 500 items),"
+			echo "an uncounted warm-up of 5 (the enqueue cases $(sed -n 's/^ENQ_RUNS=//p' "$top/selftests/bench/vm-cost.sh") times, their items as the tables say),"
 			echo "on one boot per kernel under QEMU's TCG with one"
 			echo "thread (-accel tcg,thread=single: the vCPUs take turns, no host timing"
 			echo "decides what runs in parallel) and the wqcount plugin"
