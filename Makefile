@@ -20,7 +20,8 @@ WERROR ?= 1
 .PHONY: help all deps kernel kernel-plain kernel-tree kernel-export \
 	checkpatch daemon daemon-test selftests vm-run vm-shell \
 	vm-test vm-many-cpus check check-vm check-unit demo install clean distclean \
-	kernel-each race-demo flush-mutation no-policy-demo e2e fuzz board-kernel
+	kernel-each race-demo rt-exit-repro rt-exit-demo flush-mutation no-policy-demo e2e fuzz \
+	board-kernel
 
 help:
 	@echo "wqrt targets:"
@@ -37,6 +38,8 @@ help:
 	@echo "  make checkpatch    checkpatch.pl --strict on every patch"
 	@echo "  make kernel-each   build, boot and test the kernel after each patch of the series"
 	@echo "  make race-demo     show the idle-cull test catching the race without the claim patch"
+	@echo "  make rt-exit-repro wq_rt_exit 50 rounds per test: exiting RT workers vs a /proc reader (ROUNDS)"
+	@echo "  make rt-exit-demo  show wq_rt_exit catching an exiting SCHED_FIFO worker that starves a task"
 	@echo "  make flush-mutation show wq_flush catching a lost flush wait without the color sync"
 	@echo "  make no-policy-demo show the VM suite failing by name on a series without its policy attribute"
 	@echo "  make e2e           the user's day in a Debian + systemd VM on the patched kernel"
@@ -142,6 +145,22 @@ kernel-each: deps daemon
 # must catch stranded work there.
 race-demo: deps daemon
 	@kernel/scripts/each.sh race
+
+# wq_rt_exit's rounds many times over (ROUNDS, 50 by default) on the test
+# kernel: a SCHED_FIFO worker that exits while a SCHED_NORMAL task on its
+# CPU is killing one of its /proc dentries must not starve that task.
+ROUNDS ?= 50
+rt-exit-repro: kernel
+	@WQRT_VM_APPEND="wqrt.rt_exit_rounds=$(ROUNDS)" WQRT_VM_TIMEOUT=3600 \
+		$(VM) script $(KERNEL) selftests/vm/rt-exit.sh
+
+# The series without the return of an exiting worker to SCHED_NORMAL
+# (kernel/variants/rt-exit-nofix): wq_rt_exit must catch an exiting
+# SCHED_FIFO worker starving a task on its CPU. The verdict is inverted in
+# the script. Not part of make check.
+rt-exit-demo: deps daemon
+	@kernel/scripts/build.sh rt-exit-nofix
+	@$(VM) script rt-exit-nofix selftests/vm/rt-exit-demo.sh
 
 # The series with the work color sync of the flush tracking taken out
 # (kernel/variants/flush-nosync): wq_flush must catch a flush returning

@@ -202,6 +202,10 @@ flavour_spec() {
 		FL_FRAGMENTS="wqrt.config prod.config" ;;
 	flush-nosync) FL_SERIES=1 FL_VARIANT="debug-knobs flush-nosync"
 		FL_FRAGMENTS="$TEST_FRAGMENTS debug-series.config?" ;;
+	# the series without an exiting worker's return to SCHED_NORMAL
+	# (kernel/variants/rt-exit-nofix): wq_rt_exit must catch it
+	rt-exit-nofix) FL_SERIES=1 FL_VARIANT="debug-knobs rt-exit-nofix"
+		FL_FRAGMENTS="$TEST_FRAGMENTS debug-series.config?" ;;
 	bench-flush) FL_SERIES=1 FL_VARIANT=possible-cpus
 		FL_FRAGMENTS="bench-flush.config" ;;
 	bench-flush-plain) FL_SERIES=0 FL_VARIANT=possible-cpus
@@ -210,7 +214,7 @@ flavour_spec() {
 	# bench-cost, make bench-flush-sweep): the same kernels, the same trees
 	prod-flush) flavour_spec prod; return 0 ;;
 	prod-flush-plain) flavour_spec prod-plain; return 0 ;;
-	*)	die "unknown kernel flavour '$1' (test, plain, test-arm64, test-kasan, no-policy, race, perf, perf-plain, perf-alt, prod, prod-plain, prod-alt, flush-nosync, bench-flush, bench-flush-plain, prod-flush, prod-flush-plain)" ;;
+	*)	die "unknown kernel flavour '$1' (test, plain, test-arm64, test-kasan, no-policy, race, perf, perf-plain, perf-alt, prod, prod-plain, prod-alt, flush-nosync, rt-exit-nofix, bench-flush, bench-flush-plain, prod-flush, prod-flush-plain)" ;;
 	esac
 	# Every flavour starts from its architecture's own fragment.
 	FL_FRAGMENTS="$FL_ARCH.config $FL_FRAGMENTS"

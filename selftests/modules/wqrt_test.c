@@ -28,8 +28,10 @@
  *                     deadline_ms= serial=": drive the idle cull
  *                     concurrently with kicks on wqrt_test_cull; read:
  *                     counters incl. stranded
- *   recreate          write "fresh": destroy and re-create wqrt_test_fresh,
- *                     so its attributes are again the never-written defaults
+ *   recreate          write "fresh" or "wq=fresh [reclaim=1]": destroy and
+ *                     re-create wqrt_test_fresh, so its attributes are again
+ *                     the never-written defaults; reclaim=1 re-creates it
+ *                     WQ_MEM_RECLAIM, with a rescuer whose pid it prints
  *   rescue            write "wq=<key> n= settle_ms= timeout_ms=": blockers
  *                     on <key> that only an item on wqrt_test_reclaim
  *                     releases; read: its latency and whether the rescuer
@@ -107,6 +109,7 @@ static int ordered_sysfs = -1;
 module_param(ordered_sysfs, int, 0444);
 MODULE_PARM_DESC(ordered_sysfs,
 		 "create wqrt_test_ordered with WQ_SYSFS: -1 auto (series detected), 0 no, 1 yes");
+
 
 #define WQRT_SYSFS_DIR "/sys/devices/virtual/workqueue/"
 #define RESULT_SIZE 16384
@@ -1572,25 +1575,46 @@ static ssize_t wake_audit_cmd(char *args, struct seq_buf *out)
 /* ------------------------------------------------------------------ */
 /* recreate: a workqueue whose attributes were never written           */
 
+static pid_t find_rescuer(void);
+
 static ssize_t recreate_cmd(char *args, struct seq_buf *out)
 {
 	struct workqueue_struct *wq;
+	unsigned int reclaim = 0;
+	const char *key = NULL;
+	struct kv kvs[] = {
+		{ "wq", &key, NULL, 0 },
+		{ "reclaim", NULL, &reclaim, 1 },
+	};
 	struct twq *t;
+	int ret;
 
-	t = twq_find(strim(args));
+	/* "fresh" alone, as before "wq=" existed */
+	args = strim(args);
+	if (!strcmp(args, "fresh")) {
+		key = args;
+	} else {
+		ret = parse_kv(args, kvs, ARRAY_SIZE(kvs));
+		if (ret)
+			return ret;
+	}
+	t = key ? twq_find(key) : NULL;
 	/* only the one nobody else relies on */
 	if (!t || strcmp(t->key, "fresh"))
 		return -EINVAL;
 	wq = t->wq;
 	t->wq = NULL;
 	destroy_workqueue(wq);
-	wq = alloc_workqueue("%s", WQ_UNBOUND | WQ_SYSFS, 0, t->name);
+	wq = alloc_workqueue("%s", WQ_UNBOUND | WQ_SYSFS |
+			     (reclaim ? WQ_MEM_RECLAIM : 0), 0, t->name);
 	t->wq = wq;
 	if (!wq) {
 		seq_buf_printf(out, "wq=%s recreated=0 result=FAIL\n", t->name);
 		return -ENOMEM;
 	}
-	seq_buf_printf(out, "wq=%s recreated=1 result=PASS\n", t->name);
+	/* the newest kworker/R-wqrt_*: the rescuer just made */
+	seq_buf_printf(out, "wq=%s recreated=1 reclaim=%u rescuer_pid=%d result=PASS\n",
+		       t->name, reclaim, reclaim ? find_rescuer() : 0);
 	return 0;
 }
 

@@ -863,15 +863,17 @@ static inline int kmsg_open_at_end(void)
 }
 
 /*
- * Read the records logged since @fd was opened and copy the BUG, WARNING
- * and lockdep reports among them to @out (one per line, as many as fit).
+ * Read the records logged since @fd was opened and copy the BUG, WARNING,
+ * lockdep and watchdog (hung task, RCU stall, soft and workqueue lockup)
+ * reports among them to @out (one per line, as many as fit).
  * Returns how many there were.
  */
 static inline int kmsg_reports(int fd, char *out, size_t len)
 {
 	static const char *const marks[] = {
 		"WARNING:", "BUG:", "possible circular locking",
-		"inconsistent lock state", "INFO: task",
+		"inconsistent lock state", "INFO: task", "detected stall",
+		"soft lockup", "workqueue lockup",
 	};
 	char rec[2048], *text;
 	size_t used = 0;
