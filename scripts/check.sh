@@ -118,6 +118,15 @@ for k in test plain; do
 	fi
 done
 
+stage "a deliberate stall ends a VM run within a minute, its report in the verdict"
+log=$results/stall.log
+selftests/vm/test-stall.sh test 2>&1 | tee "$log"
+rc=${PIPESTATUS[0]}
+p=$(grep -cE '^ok ' "$log")
+f=$(grep -cE '^not ok ' "$log")
+[ "$rc" = 0 ] || [ "$f" -gt 0 ] || f=1
+record stall "$p" "$f"
+
 stage "Debian packages: make deb (amd64 and arm64), lintian on every .deb, their content"
 # A package passes when lintian finds no error and no warning in it (what
 # cannot be fixed is overridden in debian/*.lintian-overrides, with why).

@@ -110,6 +110,46 @@ module_param(ordered_sysfs, int, 0444);
 MODULE_PARM_DESC(ordered_sysfs,
 		 "create wqrt_test_ordered with WQ_SYSFS: -1 auto (series detected), 0 no, 1 yes");
 
+/*
+ * stall_cpu_s: writing N stalls the writer's CPU for N seconds (at most
+ * 120), preemption off, on purpose: the test of the VM runner's stall
+ * watchdog (selftests/vm/stall-demo.sh) needs a kernel that stops
+ * reporting quiescent states and running its stopper, as a livelocked
+ * real-time task would. Never on a machine that does real work.
+ */
+#define STALL_MAX_S	120
+
+static int stall_cpu_set(const char *val, const struct kernel_param *kp)
+{
+	unsigned int secs;
+	u64 end;
+	int ret, cpu;
+
+	ret = kstrtouint(val, 0, &secs);
+	if (ret)
+		return ret;
+	if (secs > STALL_MAX_S)
+		return -ERANGE;
+	preempt_disable();
+	cpu = smp_processor_id();
+	pr_warn("stalling CPU %d for %u s on purpose (stall_cpu_s)\n", cpu,
+		secs);
+	end = ktime_get_mono_fast_ns() + (u64)secs * NSEC_PER_SEC;
+	while (ktime_get_mono_fast_ns() < end)
+		cpu_relax();
+	preempt_enable();
+	pr_info("CPU %d stalled %u s\n", cpu, secs);
+	return 0;
+}
+
+static const struct kernel_param_ops stall_cpu_ops = {
+	.set = stall_cpu_set,
+	.get = param_get_uint,
+};
+
+static unsigned int stall_cpu_s;
+module_param_cb(stall_cpu_s, &stall_cpu_ops, &stall_cpu_s, 0200);
+MODULE_PARM_DESC(stall_cpu_s, "write N: stall this CPU N s, preemption off (the VM runner's stall test)");
 
 #define WQRT_SYSFS_DIR "/sys/devices/virtual/workqueue/"
 #define RESULT_SIZE 16384

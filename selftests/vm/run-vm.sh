@@ -25,7 +25,10 @@
 # kept under build/vm/NAME/. The run fails on any
 # `not ok`, a plan with fewer results than announced, a program that exited
 # with an error, a timeout, or a kernel BUG/WARNING/lockdep/KASAN/lockup
-# report in the console log. It ends with the line "N passed, N failed".
+# report in the console log. A stall (RCU, soft lockup, hung task,
+# workqueue) ends the run when the kernel reports it, not at the timeout
+# (WQRT_VM_STALL_GRACE seconds later, 10 by default, when the kernel does
+# not panic on it). It ends with the line "N passed, N failed".
 set -euo pipefail
 
 top=$(cd "$(dirname "$0")/../.." && pwd)
@@ -86,7 +89,14 @@ printf '%s\n%s\n' "$ACCEL" "$ACCEL_REASON" >"$logdir/accel"
 # workqueue.sysfs=: the names the tests of the boot parameter look for
 # (selftests/daemon/wqrtd_wqsysfs.sh); a kernel without it ignores it.
 wq_sysfs="netns,kvfree_rcu_reclaim,vkms_composer,events,wqrt_reach_*"
-base_append="panic=-1 oops=panic loglevel=6 wqrt.mode=$mode workqueue.sysfs=$wq_sysfs $extra_append"
+# A stall ends the run as soon as the kernel reports it: an RCU stall, a
+# soft lockup, a hung task and a stalled workqueue pool each panic (and a
+# panic ends QEMU: -no-reboot), instead of the kernel repeating its report
+# until the timeout. The detection windows stay the kernel's own (RCU 21 s,
+# soft lockup 20 s, workqueue 30 s, hung task 120 s): under TCG on a busy
+# host a vCPU can go unscheduled for seconds without anything being wrong.
+stall_append="sysctl.kernel.panic_on_rcu_stall=1 softlockup_panic=1 hung_task_panic=1 workqueue.panic_on_stall=1"
+base_append="panic=-1 oops=panic loglevel=6 $stall_append wqrt.mode=$mode workqueue.sysfs=$wq_sysfs $extra_append"
 case "$arch" in
 x86_64)
 	# ttyS0: the console; ttyS1: the tests' TAP (init.sh's default);
@@ -143,11 +153,26 @@ if [ -n "$console_sock" ]; then
 fi
 tail -n +1 -f --pid=$qpid "$tap" 2>/dev/null | grep --line-buffered -v '^WQRT-' &
 tailpid=$!
+# The runner's own watch, for a kernel that reports a stall and does not
+# panic (a report the panic parameters do not cover, a kernel without
+# them): the first report stops QEMU stall_grace seconds later, long
+# enough for the report to reach the log, instead of the timeout.
+stall_re='rcu: INFO: .*detected stalls|rcu: .* kthread starved|INFO: task .* blocked for more than|BUG: soft lockup|hard LOCKUP|BUG: workqueue lockup'
+stall_grace=${WQRT_VM_STALL_GRACE:-10}
+stalled_at=
 timed_out=0
 waited=0
 while kill -0 $qpid 2>/dev/null; do
 	if [ "$waited" -ge "$timeout_s" ]; then
 		timed_out=1
+		kill $qpid 2>/dev/null || true
+		break
+	fi
+	if [ -z "$stalled_at" ] && grep -aqE "$stall_re" "$console"; then
+		stalled_at=$waited
+		echo "wqrt-vm: the kernel reported a stall ${waited}s into the run: stopping the VM in ${stall_grace}s" >&2
+	fi
+	if [ -n "$stalled_at" ] && [ $((waited - stalled_at)) -ge "$stall_grace" ]; then
 		kill $qpid 2>/dev/null || true
 		break
 	fi
@@ -165,4 +190,5 @@ kill $tailpid 2>/dev/null || true
 wait $tailpid 2>/dev/null || true
 
 exec "$top/selftests/vm/tap-verdict.sh" --mode "$mode" --timed-out "$timed_out" \
-	--timeout "$timeout_s" "${verdict_opts[@]}" "$tap" "$console"
+	--timeout "$timeout_s" ${stalled_at:+--stalled "$stalled_at"} \
+	"${verdict_opts[@]}" "$tap" "$console"

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# tap-verdict.sh [--mode M] [--timed-out 0|1] [--timeout S]
+# tap-verdict.sh [--mode M] [--timed-out 0|1] [--timeout S] [--stalled S]
 #                [--expect FLAVOUR [--expected FILE] [--any-skip]]
 #                TAP_LOG CONSOLE_LOG
 #
@@ -16,7 +16,8 @@
 # program the table does not list fails too. A program that skips as a
 # whole (1..0 # SKIP) counts as one skipped test. --any-skip lets every
 # test skip (a prefix of the series, make kernel-each), the rest still
-# holds.
+# holds. --stalled S: the runner stopped the VM after the kernel reported a
+# stall S seconds into the run.
 set -uo pipefail
 
 mode=check
@@ -25,8 +26,10 @@ timeout_s=?
 expect=
 expected=$(dirname "$0")/expected
 any_skip=0
+stalled=
 while [ $# -gt 2 ]; do
 	case "$1" in
+	--stalled) stalled=$2; shift 2 ;;
 	--mode) mode=$2; shift 2 ;;
 	--timed-out) timed_out=$2; shift 2 ;;
 	--timeout) timeout_s=$2; shift 2 ;;
@@ -40,6 +43,12 @@ tap=$1
 console=$2
 
 problems=()
+[ -z "$stalled" ] ||
+	problems+=("the kernel reported a stall ${stalled}s into the run and the VM was stopped then (the report is below)")
+# A panic ends the guest before its tests do; say which (a stall's
+# panic parameters, an oops) with its line.
+panic=$(grep -a -m1 'Kernel panic - not syncing' "$console" | tr -d '\r')
+[ -z "$panic" ] || problems+=("the kernel panicked: ${panic#*] }")
 [ "$timed_out" = 0 ] ||
 	problems+=("the VM did not finish within ${timeout_s}s (timeout): last console lines are in $console")
 grep -q '^WQRT-BEGIN' "$tap" ||

@@ -72,7 +72,7 @@ expect_verdict() {
 }
 
 ktap_print_header
-ktap_set_plan 17
+ktap_set_plan 20
 full=(--expect full --expected "$tmp/expected")
 bare=(--expect bare --expected "$tmp/expected")
 
@@ -208,6 +208,19 @@ expect_verdict "a KFENCE report fails the run" 1 'BUG: KFENCE: use-after-free' \
 	good "$tmp/console-kfence" "${full[@]}"
 expect_verdict "a flavour the table has no column for fails" 1 \
 	'has no column nosuch' good "" --expect nosuch --expected "$tmp/expected"
+# a stall that run-vm.sh stopped the VM for (--stalled), and the panic a
+# stall parameter makes: each named, the report quoted
+printf '[  40.1] rcu: INFO: rcu_preempt detected stalls on CPUs/tasks:\n[  40.1] rcu:     0-...!: (1 GPs behind) idle=1234\n[  40.2] Kernel panic - not syncing: RCU Stall\n' >"$tmp/console-stall"
+printf 'WQRT-BEGIN 6.12\n# wqrt-run: prog_a\n1..3\nok 1 t1\n' >"$tmp/stalled"
+expect_verdict "a stall the runner stopped the VM for fails, saying when" 1 \
+	'the kernel reported a stall 42s into the run' stalled "$tmp/console-stall" \
+	--stalled 42
+expect_verdict "...with the panic named" 1 \
+	'the kernel panicked: Kernel panic - not syncing: RCU Stall' \
+	stalled "$tmp/console-stall" --stalled 42
+expect_verdict "...and the stall report quoted" 1 \
+	'^wqrt-vm: FAIL:   \| \[  40.1\] rcu: INFO: rcu_preempt detected stalls' \
+	stalled "$tmp/console-stall" --stalled 42
 printf 'WQRT-BEGIN 6.12\n1..1\nok 1 all fine\nWQRT-DONE 3\n' >"$tmp/script"
 expect_verdict "a script (vm-run) that exits non-zero fails, whatever its TAP said" 1 \
 	'script exited with status 3' script "" --mode script
