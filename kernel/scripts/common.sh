@@ -165,23 +165,27 @@ flavour_spec() {
 	FL_ARCH=x86_64
 	FL_EXPECT=
 	case "$1" in
-	test-arm64) FL_ARCH=arm64 FL_SERIES=1 FL_VARIANT=debug-knobs
+	test-arm64) FL_ARCH=arm64 FL_SERIES=1 FL_VARIANT="debug-knobs drain-window"
 		FL_FRAGMENTS="$TEST_FRAGMENTS debug-series.config?"
 		FL_EXPECT=test-arm64 ;;
-	test)	FL_SERIES=1 FL_VARIANT="debug-knobs possible-cpus"
+	test)	FL_SERIES=1 FL_VARIANT="debug-knobs possible-cpus drain-window"
 		FL_FRAGMENTS="$TEST_FRAGMENTS debug-series.config?"
 		FL_EXPECT=test ;;
-	plain)	FL_SERIES=0 FL_FRAGMENTS="$TEST_FRAGMENTS" FL_EXPECT=plain ;;
+	# plain carries the test knob of the drain walk too
+	# (kernel/variants/drain-window): wq_flush shows the drain's
+	# missed chain link, and its fix in kernel/stable, on 6.12 itself
+	plain)	FL_SERIES=0 FL_VARIANT=drain-window
+		FL_FRAGMENTS="$TEST_FRAGMENTS" FL_EXPECT=plain ;;
 	# the lifetime tests under KASAN (make vm-test KERNEL=test-kasan, by
 	# hand: a full KASAN build and a slow TCG run, outside make check's
 	# CI budget)
-	test-kasan) FL_SERIES=1 FL_VARIANT=debug-knobs
+	test-kasan) FL_SERIES=1 FL_VARIANT="debug-knobs drain-window"
 		FL_FRAGMENTS="$TEST_FRAGMENTS debug-series.config? kasan.config"
 		FL_EXPECT=kasan ;;
 	# the series without its policy attribute in sysfs
 	# (kernel/variants/no-policy), judged as the test kernel: the VM
 	# suite must fail by name (selftests/vm/no-policy-demo.sh)
-	no-policy) FL_SERIES=1 FL_VARIANT="debug-knobs no-policy"
+	no-policy) FL_SERIES=1 FL_VARIANT="debug-knobs no-policy drain-window"
 		FL_FRAGMENTS="$TEST_FRAGMENTS debug-series.config?"
 		FL_EXPECT=test ;;
 	race)	FL_SERIES=1 FL_VARIANT="debug-knobs race"
@@ -200,11 +204,11 @@ flavour_spec() {
 		FL_FRAGMENTS="wqrt.config prod.config" ;;
 	prod-alt) FL_SERIES=1 FL_VARIANT="wake-q possible-cpus"
 		FL_FRAGMENTS="wqrt.config prod.config" ;;
-	flush-nosync) FL_SERIES=1 FL_VARIANT="debug-knobs flush-nosync"
+	flush-nosync) FL_SERIES=1 FL_VARIANT="debug-knobs flush-nosync drain-window"
 		FL_FRAGMENTS="$TEST_FRAGMENTS debug-series.config?" ;;
 	# the series without an exiting worker's return to SCHED_NORMAL
 	# (kernel/variants/rt-exit-nofix): wq_rt_exit must catch it
-	rt-exit-nofix) FL_SERIES=1 FL_VARIANT="debug-knobs rt-exit-nofix"
+	rt-exit-nofix) FL_SERIES=1 FL_VARIANT="debug-knobs rt-exit-nofix drain-window"
 		FL_FRAGMENTS="$TEST_FRAGMENTS debug-series.config?" ;;
 	bench-flush) FL_SERIES=1 FL_VARIANT=possible-cpus
 		FL_FRAGMENTS="bench-flush.config" ;;

@@ -17,7 +17,8 @@
  * /sys/kernel/debug/wqrt_flush/run: write
  *
  *   "mode=seq|cascade|barrier wq=percpu|unbound|ordered secs=T
- *    [threads=N] [items=K] [delay_us=D]"
+ *    [threads=N] [items=K] [delay_us=D] [hop=1] [pair=1] [chains=C]
+ *    [chain_len=L] [chain_us=U]"
  *
  * and read back one summary line (the write returns when the run is over):
  *
@@ -36,7 +37,12 @@
  *          not finished after flush_work()), while one more thread queues
  *          self-requeueing chains on a workqueue of its own type and
  *          drain_workqueue()s it ("drain_late": chain links not run when
- *          the drain returned).
+ *          the drain returned). Each of the chains (8, or C) has chain_len links
+ *          (default 8) which take chain_us each (default 0); hop=1 queues
+ *          each link on the next online CPU with queue_work_on(), so that
+ *          every link changes pwq; pair=1 makes each chain two work items
+ *          that queue each other (a work item that queues itself stays on
+ *          the pool it runs on).
  *
  * Every item sleeps or spins up to delay_us (default 50) so that a flush
  * which returns early finds it unfinished. The line ends with
@@ -97,13 +103,20 @@ struct fthread {
 
 struct fchain {
 	struct work_struct work;
+	struct work_struct other;	/* pair=1: the links alternate */
 	struct workqueue_struct *wq;
 	int left;
+	bool hop;
+	bool pair;
+	unsigned int us;	/* each link takes this long */
 	atomic_t *ran;
 };
 
 struct frun {
 	int mode;
+	bool hop;	/* drain chains: each link on another CPU */
+	bool pair;	/* drain chains: two work items queue each other */
+	unsigned int nchains, chain_len, chain_us;	/* drain chains */
 	struct workqueue_struct *wq;
 	const char *wq_key;
 	int nthreads;
@@ -251,13 +264,43 @@ static void barrier_round(struct frun *r, struct fthread *t,
 	}
 }
 
-static void chain_fn(struct work_struct *work)
+/* one link of a chain: count it, take its time, queue the next one */
+static void chain_link(struct fchain *c, struct work_struct *work)
 {
-	struct fchain *c = container_of(work, struct fchain, work);
+	struct work_struct *next = work;
 
 	atomic_inc(c->ran);
-	if (--c->left > 0)
-		queue_work(c->wq, &c->work);
+	if (c->us)
+		usleep_range(c->us, c->us + 10);
+	if (--c->left <= 0)
+		return;
+	/*
+	 * A work item that queues itself stays on the pool it runs on
+	 * (__queue_work()'s non-reentrancy); two that queue each other go
+	 * where they are sent.
+	 */
+	if (c->pair)
+		next = work == &c->work ? &c->other : &c->work;
+	if (c->hop) {
+		/* the next link on the next online CPU's pwq */
+		int cpu = cpumask_next(raw_smp_processor_id(), cpu_online_mask);
+
+		if (cpu >= nr_cpu_ids)
+			cpu = cpumask_first(cpu_online_mask);
+		queue_work_on(cpu, c->wq, next);
+	} else {
+		queue_work(c->wq, next);
+	}
+}
+
+static void chain_fn(struct work_struct *work)
+{
+	chain_link(container_of(work, struct fchain, work), work);
+}
+
+static void chain_other_fn(struct work_struct *work)
+{
+	chain_link(container_of(work, struct fchain, other), work);
 }
 
 /* barrier: chains on a workqueue of their own, drained */
@@ -283,31 +326,47 @@ static void drain_rounds(struct frun *r)
 	}
 	while (time_before(jiffies, r->deadline)) {
 		atomic_set(&ran, 0);
-		for (i = 0; i < NR_CHAINS; i++) {
+		for (i = 0; i < r->nchains; i++) {
 			INIT_WORK_ONSTACK(&chains[i].work, chain_fn);
+			INIT_WORK_ONSTACK(&chains[i].other, chain_other_fn);
 			chains[i].wq = wq;
-			chains[i].left = CHAIN_LEN;
+			chains[i].pair = r->pair;
+			chains[i].left = r->chain_len;
+			chains[i].hop = r->hop;
+			chains[i].us = r->chain_us;
 			chains[i].ran = &ran;
 			queue_work(wq, &chains[i].work);
 		}
 		drain_workqueue(wq);
 		atomic_long_inc(&r->drains);
-		if (atomic_read(&ran) != NR_CHAINS * CHAIN_LEN) {
+		if (atomic_read(&ran) != r->nchains * r->chain_len) {
 			atomic_long_inc(&r->drain_late);
 			/* which chains: links left, or a link run twice */
-			for (i = 0; i < NR_CHAINS; i++)
+			for (i = 0; i < r->nchains; i++)
 				pr_err_ratelimited("%s: drain %ld: chain %d has %d of %d links left, %s\n",
 				       r->wq_key, atomic_long_read(&r->drains),
-				       i, READ_ONCE(chains[i].left), CHAIN_LEN,
-				       work_pending(&chains[i].work) ?
+				       i, READ_ONCE(chains[i].left), r->chain_len,
+				       work_pending(&chains[i].work) ||
+				       work_pending(&chains[i].other) ?
 				       "pending" : "not pending");
 			pr_err_ratelimited("%s: %d of %d chain links ran before drain_workqueue() returned\n",
 			       r->wq_key, atomic_read(&ran),
-			       NR_CHAINS * CHAIN_LEN);
+			       r->nchains * r->chain_len);
 		}
-		for (i = 0; i < NR_CHAINS; i++) {
+		for (i = 0; i < r->nchains; i++) {
+			/*
+			 * After a drain that returned early the chain goes
+			 * on: wait for its last link, which queues nothing,
+			 * before the stack it lives on is reused.
+			 */
+			do {
+				flush_work(&chains[i].work);
+				flush_work(&chains[i].other);
+			} while (READ_ONCE(chains[i].left) > 0);
 			flush_work(&chains[i].work);
+			flush_work(&chains[i].other);
 			destroy_work_on_stack(&chains[i].work);
+			destroy_work_on_stack(&chains[i].other);
 		}
 		cond_resched();
 	}
@@ -342,6 +401,11 @@ static int frun_parse(char *args, struct frun *r, unsigned int *secs)
 	unsigned int v;
 
 	r->mode = MODE_SEQ;
+	r->hop = false;
+	r->pair = false;
+	r->nchains = NR_CHAINS;
+	r->chain_len = CHAIN_LEN;
+	r->chain_us = 0;
 	r->wq = NULL;
 	r->nthreads = 0;
 	r->nitems = 4;
@@ -388,6 +452,18 @@ static int frun_parse(char *args, struct frun *r, unsigned int *secs)
 				r->nitems = v;
 			else if (!strcmp(tok, "delay_us") && v <= 100000)
 				r->delay_us = v;
+			else if (!strcmp(tok, "hop") && v <= 1)
+				r->hop = v;
+			else if (!strcmp(tok, "pair") && v <= 1)
+				r->pair = v;
+			else if (!strcmp(tok, "chain_len") && v >= 1 &&
+				 v <= 100000)
+				r->chain_len = v;
+			else if (!strcmp(tok, "chain_us") && v <= 10000)
+				r->chain_us = v;
+			else if (!strcmp(tok, "chains") && v >= 1 &&
+				 v <= NR_CHAINS)
+				r->nchains = v;
 			else
 				return -EINVAL;
 		}

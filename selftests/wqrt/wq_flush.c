@@ -304,6 +304,57 @@ TEST_F_TIMEOUT(flush, barriers, 180)
 }
 
 /*
+ * drain_workqueue() of chains whose every link changes pwq. The drain
+ * flushes, then looks at each pwq in turn, one pool lock at a time: a link
+ * queued on a pwq the walk has already found empty, by a link that is done
+ * before the walk reaches its own pwq, must not be missed. The walk sleeps
+ * after each pwq (workqueue.debug_drain_visit_delay_us, a test knob of
+ * kernel/variants/drain-window, which the plain kernel carries too), so
+ * that the window is wide: on an unbound workqueue whose links go where
+ * queue_work() puts them (workqueue.debug_force_rr_cpu round-robins them
+ * over the CPUs, as a worker running on another CPU than its pwq's does),
+ * with each link queue_work_on() the next CPU on the unbound workqueue,
+ * and on a per-cpu one with two work items that queue each other there (a
+ * work item that queues itself stays on the pool it runs on, and each CPU
+ * has its own); one chain at a time, long (64 links of 200 us) so that it
+ * outlasts a flush. Skips without the knob (a board's kernel).
+ */
+#define DRAIN_DELAY "debug_drain_visit_delay_us"
+
+TEST_F_TIMEOUT(flush, drain_chains_change_pwq, 180)
+{
+	static const struct {
+		const char *args;
+		const char *force_rr;
+	} runs[] = {
+		{ "mode=barrier wq=unbound threads=1 chains=1 chain_len=64 chain_us=200", "Y" },
+		{ "mode=barrier wq=unbound threads=1 chains=1 chain_len=64 chain_us=200 hop=1", "N" },
+		{ "mode=barrier wq=percpu threads=1 chains=1 chain_len=64 chain_us=200 hop=1 pair=1", "N" },
+	};
+	char delay[32], rr[32];
+	unsigned int i;
+
+	if (!wqparam_exists(DRAIN_DELAY))
+		SKIP(return, "kernel without the test knob of kernel/variants/drain-window: no %s/%s",
+		     WQPARAM_DIR, DRAIN_DELAY);
+	ASSERT_LE(0, wqparam_get(DRAIN_DELAY, delay, sizeof(delay)));
+	ASSERT_LE(0, wqparam_get("debug_force_rr_cpu", rr, sizeof(rr)));
+	ASSERT_EQ(0, wqparam_set(DRAIN_DELAY, "1000"));
+	for (i = 0; i < sizeof(runs) / sizeof(runs[0]); i++) {
+		ASSERT_EQ(0, wqparam_set("debug_force_rr_cpu", runs[i].force_rr));
+		flush_run(_metadata, self->out, sizeof(self->out),
+			  "%s secs=%d", runs[i].args, flush_secs());
+		EXPECT_LT(0, kv_long(self->out, "drains", 0));
+		EXPECT_EQ(0, kv_long(self->out, "drain_late", -1)) {
+			TH_LOG("%s, debug_force_rr_cpu=%s: drain_workqueue() returned with chain links still to run",
+			       runs[i].args, runs[i].force_rr);
+		}
+	}
+	EXPECT_EQ(0, wqparam_set("debug_force_rr_cpu", rr));
+	EXPECT_EQ(0, wqparam_set(DRAIN_DELAY, delay));
+}
+
+/*
  * The unbound workqueue's pwqs are replaced every few milliseconds, so
  * pwqs are released while flushes visit them and while they are listed
  * for the next flush.
