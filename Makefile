@@ -98,11 +98,11 @@ daemon-test: deps
 deps-graph: deps
 	@$(MAKE) --no-print-directory -C daemon O=$(BUILD)/daemon WERROR=$(WERROR) deps-graph
 
-# libFuzzer targets (fuzz/): each runs FUZZ_SECONDS; a crash fails with
-# its reproducer under build/fuzz/crashes/.
+# libFuzzer targets (daemon/fuzz/): each runs FUZZ_SECONDS; a crash fails
+# with its reproducer under build/fuzz/crashes/.
 FUZZ_SECONDS ?= 600
 fuzz: deps
-	@$(MAKE) --no-print-directory -C fuzz O=$(BUILD)/fuzz run \
+	@$(MAKE) --no-print-directory -C daemon/fuzz O=$(BUILD)/fuzz run \
 		FUZZ_SECONDS=$(FUZZ_SECONDS) $(if $(FUZZ_TARGETS),FUZZ_TARGETS="$(FUZZ_TARGETS)")
 
 VM := selftests/vm/vm.sh
