@@ -6,12 +6,11 @@
 #ifndef WQRT_DISCOVER_H
 #define WQRT_DISCOVER_H
 
+#include "task.h"
 #include "util.h"
 
 #define TASK_COMM_LEN 16
-#define COMM_MAX 64
 #define WQ_NAME_MAX 64
-#define KTHREADD_PID 2
 #define MAX_POOLS 64
 
 enum kw_kind {
@@ -37,33 +36,6 @@ struct kw_class {
 void kworker_classify(const char *comm, struct kw_class *c);
 /* Could this rescuer belong to workqueue wq (allowing truncation)? */
 bool kworker_rescues(const struct kw_class *c, const char *wq);
-
-struct task_info {
-	pid_t pid;
-	pid_t ppid;
-	unsigned int flags;
-	unsigned long long start; /* clock ticks after boot: PID reuse guard */
-	int nice;
-	int rtprio;
-	int policy; /* SCHED_* */
-	char comm[COMM_MAX];
-};
-
-#define PF_KTHREAD 0x00200000
-
-/* Parse ROOT/proc/PID/stat. -ENOENT if the task is gone. */
-int task_read(const char *root, pid_t pid, struct task_info *t);
-int task_parse_stat(const char *stat, struct task_info *t);
-/* A kernel thread forked by kthreadd whose name starts with "kworker/" */
-bool task_is_kworker(const struct task_info *t);
-/*
- * Has the task ever given up the CPU of its own accord (ROOT/proc/PID/status
- * voluntary_ctxt_switches > 0)? A new kernel thread first runs kthread(),
- * which resets its scheduling policy to SCHED_NORMAL and then sleeps until
- * its creator wakes it; a policy set before that sleep is lost. True when
- * the count cannot be read (a fake tree without status files).
- */
-bool task_has_slept(const char *root, pid_t pid);
 
 struct sys_ops;
 

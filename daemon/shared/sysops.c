@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
-#include "discover.h"
 #include "sysops.h"
+#include "task.h"
 #include "util.h"
 
 #include <errno.h>
