@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 #include "discover.h"
 #include "common.h"
+#include "log.h"
 #include "sysops.h"
 
 #include <ctype.h>
@@ -230,6 +231,52 @@ int wq_path(char *buf, size_t size, const char *root, const char *wq,
 {
 	return path_fmt(buf, size, root, WQ_SYSFS_DIR "/%s%s%s", wq,
 			attr ? "/" : "", attr ? attr : "");
+}
+
+int wq_read_state(const char *root, const char *wq, struct wq_state *st)
+{
+	char path[WQRT_PATH_MAX], buf[ATTR_TEXT_MAX];
+	struct log_ctx lc = { .wq = wq };
+	struct stat sb;
+	int a;
+
+	memset(st, 0, sizeof(*st));
+	if (wq_path(path, sizeof(path), root, wq, NULL) ||
+	    stat(path, &sb))
+		return -ENOENT;
+	for (a = 0; a < WA_NR; a++) {
+		if (wq_path(path, sizeof(path), root, wq, attr_name(a)) ||
+		    stat(path, &sb) || read_text(path, buf, sizeof(buf)))
+			continue;
+		lc.attr = attr_name(a);
+		if (attr_parse_sysfs(a, buf, &st->cur)) {
+			log_full(LOG_WARNING, &lc, "%s: %s reads \"%s\"?", wq,
+				 attr_name(a), buf);
+			continue;
+		}
+		st->present |= WA_BIT(a);
+		if (sb.st_mode & 0222)
+			st->writable |= WA_BIT(a);
+	}
+	/*
+	 * Gone while it was read (destroyed with its module): the attributes
+	 * that could not be read are not missing, and nothing is to be done.
+	 */
+	if (wq_path(path, sizeof(path), root, wq, NULL) || stat(path, &sb))
+		return -ENOENT;
+	return 0;
+}
+
+unsigned int wq_differing(const struct settings *s, const struct wq_state *st)
+{
+	unsigned int diff = 0;
+	int a;
+
+	for (a = 0; a < WA_NR; a++)
+		if ((s->set & WA_BIT(a)) && (st->present & WA_BIT(a)) &&
+		    !attr_equal(a, s, &st->cur))
+			diff |= WA_BIT(a);
+	return diff;
 }
 
 static int has_policy(const char *name, void *arg)

@@ -6,6 +6,7 @@
 #ifndef WQRT_DISCOVER_H
 #define WQRT_DISCOVER_H
 
+#include "attr.h"
 #include "task.h"
 #include "util.h"
 
@@ -59,6 +60,21 @@ int for_each_workqueue_ops(const char *root, const struct sys_ops *ops,
 /* ROOT/sys/devices/virtual/workqueue/WQ[/ATTR]: 0 or -ENAMETOOLONG */
 int wq_path(char *buf, size_t size, const char *root, const char *wq,
 	    const char *attr);
+
+/* What sysfs shows for one workqueue */
+struct wq_state {
+	struct settings cur; /* the values read */
+	unsigned int present; /* attributes that exist and could be read */
+	unsigned int writable; /* ... and can be written */
+};
+
+/*
+ * Read the attributes of workqueue wq under root into st. 0, or -ENOENT
+ * when the workqueue is gone.
+ */
+int wq_read_state(const char *root, const char *wq, struct wq_state *st);
+/* Attributes of s that exist in st and differ from it */
+unsigned int wq_differing(const struct settings *s, const struct wq_state *st);
 
 /* The workqueue series is present: "policy" exists for some workqueue. */
 bool sysfs_series_present(const char *root);

@@ -63,7 +63,6 @@ static struct inv_wq *inv_add(struct inventory *inv, const char *name)
 
 struct scan_arg {
 	const char *root;
-	const struct config *cfg;
 	struct inventory *inv;
 };
 
@@ -92,7 +91,6 @@ static enum wq_kind sysfs_kind(const char *root, const char *name)
 static int add_sysfs(const char *name, void *arg)
 {
 	struct scan_arg *a = arg;
-	struct apply_ctx ax = { .root = a->root };
 	char path[WQRT_PATH_MAX];
 	struct inv_wq *w = inv_add(a->inv, name);
 
@@ -100,10 +98,9 @@ static int add_sysfs(const char *name, void *arg)
 		return -ENOMEM;
 	w->in_sysfs = true;
 	w->kind = sysfs_kind(a->root, name);
-	wq_read_state(&ax, name, &w->st);
+	wq_read_state(a->root, name, &w->st);
 	if (!wq_path(path, sizeof(path), a->root, name, "pool_ids"))
 		read_text(path, w->pool_ids, sizeof(w->pool_ids));
-	w->rule = a->cfg ? config_match_wq(a->cfg, name) : NULL;
 	return 0;
 }
 
@@ -149,7 +146,6 @@ static void add_hidden(struct scan_arg *a, const char *name, bool truncated,
 	w->kind = kind;
 	w->truncated = truncated;
 	snprintf(w->seen_as, sizeof(w->seen_as), "%s", comm);
-	w->rule = a->cfg ? config_match_wq(a->cfg, name) : NULL;
 }
 
 static int add_from_kworker(const struct task_info *t, void *arg)
@@ -184,10 +180,9 @@ static int by_name(const void *x, const void *y)
 	return strcmp(a->name, b->name);
 }
 
-int inventory_scan(const char *root, const struct config *cfg, bool hidden,
-		   struct inventory *inv)
+int inventory_scan(const char *root, bool hidden, struct inventory *inv)
 {
-	struct scan_arg a = { root, cfg, inv };
+	struct scan_arg a = { root, inv };
 	int err;
 
 	memset(inv, 0, sizeof(*inv));
@@ -206,123 +201,4 @@ void inventory_free(struct inventory *inv)
 {
 	free(inv->v);
 	memset(inv, 0, sizeof(*inv));
-}
-
-/* The name of inv closest to pattern, if it is a likely typo of it */
-static const char *closest(const struct inventory *inv, const char *pattern)
-{
-	unsigned int best = 3, d;
-	const char *pick = NULL;
-	size_t i;
-
-	for (i = 0; i < inv->n; i++) {
-		d = edit_distance(pattern, inv->v[i].name);
-		if (d < best) {
-			best = d;
-			pick = inv->v[i].name;
-		}
-	}
-	return pick && best < strlen(pattern) ? pick : NULL;
-}
-
-static void warn_wq(const struct inventory *inv, const struct rule *r,
-		    struct strlist *out)
-{
-	const struct inv_wq *hidden = NULL;
-	const char *typo;
-	size_t i;
-
-	for (i = 0; i < inv->n; i++) {
-		const struct inv_wq *w = &inv->v[i];
-
-		if (!config_rule_matches(r, w->name))
-			continue;
-		if (w->in_sysfs)
-			return;
-		if (!hidden)
-			hidden = w;
-	}
-	if (hidden && hidden->kind == WQK_PERCPU)
-		strlist_add(
-			out,
-			"%s:%d: [%s]: matches no workqueue in " WQ_SYSFS_DIR
-			": %s is per-cpu (its work runs in the CPUs' shared kworkers, which no workqueue attribute reaches)",
-			r->file, r->line, r->section, hidden->name);
-	else if (hidden)
-		strlist_add(
-			out,
-			"%s:%d: [%s]: matches no workqueue in " WQ_SYSFS_DIR
-			": %s is not in sysfs: it needs workqueue.sysfs=%s%s on the kernel command line (a kernel with the wqrt series)%s",
-			r->file, r->line, r->section, hidden->name,
-			hidden->name, hidden->truncated ? "*" : "",
-			hidden->kind == WQK_UNKNOWN ?
-				", if it is unbound or ordered" :
-				"");
-	else if (!r->glob && (typo = closest(inv, r->pattern)))
-		strlist_add(out,
-			    "%s:%d: [%s]: matches no workqueue in " WQ_SYSFS_DIR
-			    " (did you mean `%s`?)",
-			    r->file, r->line, r->section, typo);
-	else
-		strlist_add(
-			out,
-			"%s:%d: [%s]: matches no workqueue in " WQ_SYSFS_DIR
-			" now (not loaded yet, or out of reach: see wqrtctl list --all)",
-			r->file, r->line, r->section);
-}
-
-struct kw_names {
-	struct strlist names; /* the kworkers' names, without "+desc" */
-};
-
-static int add_kw_name(const struct task_info *t, void *arg)
-{
-	struct kw_names *k = arg;
-	struct kw_class c;
-
-	kworker_classify(t->comm, &c);
-	if (c.kind != KW_NONE)
-		strlist_add(&k->names, "%s", c.base);
-	return 0;
-}
-
-static void warn_kworker(const struct kw_names *k, const struct rule *r,
-			 struct strlist *out)
-{
-	size_t i;
-
-	for (i = 0; i < k->names.n; i++)
-		if (config_rule_matches(r, k->names.v[i]))
-			return;
-	strlist_add(
-		out,
-		"%s:%d: [%s]: matches no kworker now (their names: kworker/CPU:N, kworker/CPU:NH, kworker/uPOOL:N, kworker/R-WORKQUEUE; ps -e -o comm | grep kworker)",
-		r->file, r->line, r->section);
-}
-
-void inventory_warn_unmatched(const char *root, const struct config *cfg,
-			      struct strlist *out)
-{
-	struct kw_names k = { 0 };
-	struct inventory inv;
-	bool kworkers = false;
-	size_t i;
-
-	if (inventory_scan(root, NULL, true, &inv))
-		return;
-	for (i = 0; i < cfg->nrules; i++) {
-		const struct rule *r = &cfg->rules[i];
-
-		if (r->kind == RULE_WQ) {
-			warn_wq(&inv, r, out);
-			continue;
-		}
-		/* /proc unreadable: nothing can be said */
-		if (!kworkers && for_each_kworker(root, add_kw_name, &k))
-			break;
-		kworkers = true;
-		warn_kworker(&k, r, out);
-	}
-	strlist_free(&k.names);
-	inventory_free(&inv);
 }

@@ -18,8 +18,7 @@
 #ifndef WQRT_INVENTORY_H
 #define WQRT_INVENTORY_H
 
-#include "config.h"
-#include "plan.h"
+#include "discover.h"
 
 enum wq_kind {
 	WQK_UNBOUND,
@@ -35,7 +34,6 @@ struct inv_wq {
 	bool truncated; /* a name from a comm that may be cut short */
 	struct wq_state st; /* in sysfs: the attributes read */
 	char pool_ids[128]; /* in sysfs, with the series: as read */
-	const struct rule *rule; /* the section that matches it, or NULL */
 	char seen_as[COMM_MAX]; /* not in sysfs: the kworker that named it */
 };
 
@@ -46,22 +44,10 @@ struct inventory {
 
 /*
  * Every workqueue in ROOT's sysfs; with hidden, also those seen in
- * ROOT/proc only. cfg (or NULL) gives each its matching section.
- * 0 or -errno (sysfs cannot be listed).
+ * ROOT/proc only. 0 or -errno (sysfs cannot be listed).
  */
-int inventory_scan(const char *root, const struct config *cfg, bool hidden,
-		   struct inventory *inv);
+int inventory_scan(const char *root, bool hidden, struct inventory *inv);
 void inventory_free(struct inventory *inv);
-
-/*
- * A warning in out for each [wq:] section that matches no workqueue in
- * ROOT's sysfs and each [kworker:] section that matches no kworker in
- * ROOT/proc now, saying why where it can be told: a workqueue seen in
- * /proc only is per-cpu or needs workqueue.sysfs=, a name close to one
- * there is a typo. Nothing where sysfs cannot be listed (a build machine).
- */
-void inventory_warn_unmatched(const char *root, const struct config *cfg,
-			      struct strlist *out);
 
 /* "unbound", "ordered", "per-cpu", "unknown" */
 const char *wq_kind_name(enum wq_kind k);

@@ -483,7 +483,7 @@ int cmd_who(int argc, char **argv)
 		fprintf(stderr, "wqrtctl: %s\n", why);
 		err = EX_SOFTWARE;
 	} else {
-		inventory_scan("/", cfg, true, &inv);
+		inventory_scan("/", true, &inv);
 		for (i = optind; i < argc; i++)
 			who_print(&d, argv[i], now_s() - start, &inv, cfg,
 				  cfg_path);

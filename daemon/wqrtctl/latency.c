@@ -103,7 +103,7 @@ int lat_select(const char *root, char *const *names, size_t n,
 			continue;
 		}
 		if (!scanned) {
-			inventory_scan(root, NULL, true, &inv);
+			inventory_scan(root, true, &inv);
 			scanned = true;
 		}
 		if (known_wq(root, name, &inv)) {

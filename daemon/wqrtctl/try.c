@@ -248,10 +248,9 @@ static bool daemon_reloaded(const struct try_ctx *c, const char *snapshot)
 /* Do the workqueue's attributes show what the section asks */
 static bool section_in_force(const struct try_ctx *c)
 {
-	struct apply_ctx ax = { .root = "/", .ops = &sys_ops_real };
 	struct wq_state st;
 
-	return !wq_read_state(&ax, c->wq, &st) &&
+	return !wq_read_state("/", c->wq, &st) &&
 	       !wq_differing(&c->cfg->rules[0].s, &st);
 }
 

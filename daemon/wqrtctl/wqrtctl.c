@@ -212,7 +212,7 @@ static int cmd_list(int argc, char **argv)
 		if (config_load_report(path, o.root, &cfg, NULL))
 			return EX_CONFIG;
 	}
-	err = inventory_scan(o.root, cfg, o.all, &inv);
+	err = inventory_scan(o.root, o.all, &inv);
 	if (err) {
 		fprintf(stderr, "wqrtctl: cannot list %s%s: %s\n",
 			strcmp(o.root, "/") ? o.root : "", WQ_SYSFS_DIR,
@@ -221,7 +221,7 @@ static int cmd_list(int argc, char **argv)
 		return EX_OSFILE;
 	}
 	report_inventory(stdout, o.json ? REPORT_JSON : REPORT_TABLE, &inv,
-			 o.all);
+			 cfg, o.all);
 	inventory_free(&inv);
 	config_free(cfg);
 	return 0;

@@ -140,7 +140,7 @@ static int read_back(const struct apply_ctx *ax, struct wq_track *t,
 	unsigned int bad;
 	int a, err;
 
-	err = wq_read_state(ax, t->name, &after);
+	err = wq_read_state(ax->root, t->name, &after);
 	if (err)
 		return err;
 	bad = wq_differing(&p->target, &after) | (done & ~after.present);

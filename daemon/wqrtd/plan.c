@@ -11,53 +11,6 @@
 
 #define WA_ALL ((1u << WA_NR) - 1)
 
-int wq_read_state(const struct apply_ctx *ax, const char *wq,
-		  struct wq_state *st)
-{
-	char path[WQRT_PATH_MAX], buf[ATTR_TEXT_MAX];
-	struct log_ctx lc = { .wq = wq };
-	struct stat sb;
-	int a;
-
-	memset(st, 0, sizeof(*st));
-	if (wq_path(path, sizeof(path), ax->root, wq, NULL) ||
-	    stat(path, &sb))
-		return -ENOENT;
-	for (a = 0; a < WA_NR; a++) {
-		if (wq_path(path, sizeof(path), ax->root, wq, attr_name(a)) ||
-		    stat(path, &sb) || read_text(path, buf, sizeof(buf)))
-			continue;
-		lc.attr = attr_name(a);
-		if (attr_parse_sysfs(a, buf, &st->cur)) {
-			log_full(LOG_WARNING, &lc, "%s: %s reads \"%s\"?", wq,
-				 attr_name(a), buf);
-			continue;
-		}
-		st->present |= WA_BIT(a);
-		if (sb.st_mode & 0222)
-			st->writable |= WA_BIT(a);
-	}
-	/*
-	 * Gone while it was read (destroyed with its module): the attributes
-	 * that could not be read are not missing, and nothing is to be done.
-	 */
-	if (wq_path(path, sizeof(path), ax->root, wq, NULL) || stat(path, &sb))
-		return -ENOENT;
-	return 0;
-}
-
-unsigned int wq_differing(const struct settings *s, const struct wq_state *st)
-{
-	unsigned int diff = 0;
-	int a;
-
-	for (a = 0; a < WA_NR; a++)
-		if ((s->set & WA_BIT(a)) && (st->present & WA_BIT(a)) &&
-		    !attr_equal(a, s, &st->cur))
-			diff |= WA_BIT(a);
-	return diff;
-}
-
 /*
  * The values t should end up with, of the attributes in sysfs: want, then
  * orig for what is no longer wanted, and the rtprio a policy change moves.
@@ -147,7 +100,7 @@ int plan_wq(const struct apply_ctx *ax, const struct wq_track *t,
 	memset(p, 0, sizeof(*p));
 	snprintf(p->name, sizeof(p->name), "%s", t->name);
 	p->rule = rule;
-	err = wq_read_state(ax, t->name, &p->st);
+	err = wq_read_state(ax->root, t->name, &p->st);
 	if (err)
 		return err;
 	/*

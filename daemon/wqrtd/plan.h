@@ -55,18 +55,6 @@ struct kw_track {
 	bool seen; /* S, daemon.c: found in this scan */
 };
 
-/* What sysfs shows for one workqueue */
-struct wq_state {
-	struct settings cur; /* the values read */
-	unsigned int present; /* attributes that exist and could be read */
-	unsigned int writable; /* ... and can be written */
-};
-
-int wq_read_state(const struct apply_ctx *ax, const char *wq,
-		  struct wq_state *st);
-/* Attributes of s that exist in st and differ from it */
-unsigned int wq_differing(const struct settings *s, const struct wq_state *st);
-
 enum plan_status {
 	PLAN_SAME,
 	PLAN_CHANGE,

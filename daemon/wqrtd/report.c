@@ -258,15 +258,20 @@ static const enum wq_attr list_order[] = {
 	WA_MAX_ACTIVE, WA_NR_IDLE_EXTRA,  WA_PRIVATE,
 };
 
-static void section_name(const struct rule *r, char *buf, size_t size)
+/* The section of cfg (or NULL) that matches workqueue name: "[wq:...]" or "-" */
+static void section_name(const struct config *cfg, const char *name, char *buf,
+			 size_t size)
 {
+	const struct rule *r = cfg ? config_match_wq(cfg, name) : NULL;
+
 	if (r)
 		snprintf(buf, size, "[%s]", r->section);
 	else
 		snprintf(buf, size, "-");
 }
 
-static void inv_table(FILE *f, const struct inventory *inv, bool all)
+static void inv_table(FILE *f, const struct inventory *inv,
+		      const struct config *cfg, bool all)
 {
 	char sec[300], val[300], why[300];
 	size_t i, j, hidden = 0;
@@ -280,7 +285,7 @@ static void inv_table(FILE *f, const struct inventory *inv, bool all)
 			hidden++;
 			continue;
 		}
-		section_name(w->rule, sec, sizeof(sec));
+		section_name(cfg, w->name, sec, sizeof(sec));
 		fprintf(f, "%-24s %-8s %-24s", w->name, wq_kind_name(w->kind),
 			sec);
 		for (j = 0; j < ARRAY_SIZE(list_order); j++) {
@@ -312,7 +317,7 @@ static void inv_table(FILE *f, const struct inventory *inv, bool all)
 
 		if (inv_reachable(w))
 			continue;
-		section_name(w->rule, sec, sizeof(sec));
+		section_name(cfg, w->name, sec, sizeof(sec));
 		fprintf(f, "%-24s %-8s %-24s %s", w->name,
 			wq_kind_name(w->kind), sec,
 			inv_reason(w, why, sizeof(why)));
@@ -322,7 +327,8 @@ static void inv_table(FILE *f, const struct inventory *inv, bool all)
 	}
 }
 
-static void inv_json(FILE *f, const struct inventory *inv, bool all)
+static void inv_json(FILE *f, const struct inventory *inv,
+		     const struct config *cfg, bool all)
 {
 	char why[300];
 	size_t i, j, n = 0;
@@ -330,6 +336,7 @@ static void inv_json(FILE *f, const struct inventory *inv, bool all)
 	fprintf(f, "{\"schema\": %d, \"workqueues\": [", WQRT_JSON_SCHEMA);
 	for (i = 0; i < inv->n; i++) {
 		const struct inv_wq *w = &inv->v[i];
+		const struct rule *r = cfg ? config_match_wq(cfg, w->name) : NULL;
 		bool first = true;
 
 		if (!all && !inv_reachable(w))
@@ -340,8 +347,8 @@ static void inv_json(FILE *f, const struct inventory *inv, bool all)
 			", \"kind\": \"%s\", \"in_sysfs\": %s, \"reachable\": %s, \"section\": ",
 			wq_kind_name(w->kind), w->in_sysfs ? "true" : "false",
 			inv_reachable(w) ? "true" : "false");
-		if (w->rule)
-			json_str(f, w->rule->section);
+		if (r)
+			json_str(f, r->section);
 		else
 			fputs("null", f);
 		if (!inv_reachable(w)) {
@@ -375,10 +382,11 @@ static void inv_json(FILE *f, const struct inventory *inv, bool all)
 }
 
 void report_inventory(FILE *f, enum report_style style,
-		      const struct inventory *inv, bool all)
+		      const struct inventory *inv, const struct config *cfg,
+		      bool all)
 {
 	if (style == REPORT_JSON)
-		inv_json(f, inv, all);
+		inv_json(f, inv, cfg, all);
 	else
-		inv_table(f, inv, all);
+		inv_table(f, inv, cfg, all);
 }

@@ -8,6 +8,7 @@
 
 #include <stdio.h>
 
+#include "config.h"
 #include "inventory.h"
 #include "plan.h"
 
@@ -46,10 +47,12 @@ void json_str(FILE *f, const char *s);
 void json_attr(FILE *f, enum wq_attr a, const struct settings *s);
 
 /*
- * wqrtctl list: the reachable workqueues of inv with kind, matching
- * section and attributes; with all, then those out of reach and why.
+ * wqrtctl list: the reachable workqueues of inv with kind, the section of
+ * cfg (or NULL) that matches it and attributes; with all, then those out
+ * of reach and why.
  */
 void report_inventory(FILE *f, enum report_style style,
-		      const struct inventory *inv, bool all);
+		      const struct inventory *inv, const struct config *cfg,
+		      bool all);
 
 #endif

@@ -88,7 +88,7 @@ static void test_kinds_from_sysfs(void **state)
 	const struct inv_wq *w;
 
 	(void)state;
-	assert_int_equal(inventory_scan(ft.root, NULL, false, &inv), 0);
+	assert_int_equal(inventory_scan(ft.root, false, &inv), 0);
 	assert_int_equal(inv.n, 3);
 	/* sorted by name */
 	assert_string_equal(inv.v[0].name, "percpu_sysfs");
@@ -121,7 +121,7 @@ static void test_param_unbound_is_unbound(void **state)
 	ft_wq(&ft, "wqrt_reach_unbound", true);
 	ft_set(&ft, "wqrt_reach_unbound", "max_active", "256");
 	ft_readonly(&ft, "wqrt_reach_unbound", "max_active");
-	assert_int_equal(inventory_scan(ft.root, NULL, false, &inv), 0);
+	assert_int_equal(inventory_scan(ft.root, false, &inv), 0);
 	w = find(&inv, "wqrt_reach_unbound");
 	assert_non_null(w);
 	assert_int_equal(w->kind, WQK_UNBOUND);
@@ -137,7 +137,7 @@ static void test_out_of_reach_from_proc(void **state)
 	char why[300];
 
 	(void)state;
-	assert_int_equal(inventory_scan(ft.root, NULL, true, &inv), 0);
+	assert_int_equal(inventory_scan(ft.root, true, &inv), 0);
 	/* the rescuer said "unknown", the kworker that ran it "unbound" */
 	w = find(&inv, "netns");
 	assert_non_null(w);
@@ -166,23 +166,6 @@ static void test_out_of_reach_from_proc(void **state)
 	inventory_free(&inv);
 }
 
-static void test_matching_section(void **state)
-{
-	struct config *c =
-		load("[wq:ttys-*]\nnice = -5\n[wq:netns]\nnice = 1\n");
-	struct inventory inv;
-
-	(void)state;
-	assert_int_equal(inventory_scan(ft.root, c, true, &inv), 0);
-	assert_string_equal(find(&inv, "ttyS-serial_8250")->rule->section,
-			    "wq:ttys-*");
-	assert_null(find(&inv, "vkms_composer")->rule);
-	/* a section that names what is out of reach shows there */
-	assert_string_equal(find(&inv, "netns")->rule->section, "wq:netns");
-	inventory_free(&inv);
-	config_free(c);
-}
-
 static char *print(const struct config *c, enum report_style style, bool all)
 {
 	struct inventory inv;
@@ -190,11 +173,27 @@ static char *print(const struct config *c, enum report_style style, bool all)
 	char *out;
 	FILE *f = open_memstream(&out, &len);
 
-	assert_int_equal(inventory_scan(ft.root, c, all, &inv), 0);
-	report_inventory(f, style, &inv, all);
+	assert_int_equal(inventory_scan(ft.root, all, &inv), 0);
+	report_inventory(f, style, &inv, c, all);
 	fclose(f);
 	inventory_free(&inv);
 	return out;
+}
+
+static void test_matching_section(void **state)
+{
+	struct config *c =
+		load("[wq:ttys-*]\nnice = -5\n[wq:netns]\nnice = 1\n");
+	char *out;
+
+	(void)state;
+	out = print(c, REPORT_TABLE, true);
+	assert_non_null(strstr(out, "\nttyS-serial_8250         unbound  [wq:ttys-*]  "));
+	assert_non_null(strstr(out, "\nvkms_composer            ordered  -  "));
+	/* a section that names what is out of reach shows there */
+	assert_non_null(strstr(out, "\nnetns                    unbound  [wq:netns]  "));
+	free(out);
+	config_free(c);
 }
 
 static void test_list_table(void **state)

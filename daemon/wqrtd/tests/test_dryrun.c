@@ -93,13 +93,12 @@ struct snap {
 
 static int snap_wq(const char *name, void *arg)
 {
-	struct apply_ctx ax = { .root = ft.root, .ops = &fo.ops };
 	struct snap *s = arg;
 	struct wq_state st;
 	char val[300];
 	int a;
 
-	assert_int_equal(wq_read_state(&ax, name, &st), 0);
+	assert_int_equal(wq_read_state(ft.root, name, &st), 0);
 	for (a = 0; a < WA_NR; a++) {
 		attr_format_human(a, &st.cur, val, sizeof(val));
 		strlist_add(&s->wq, "%s %s %s", name, attr_name(a), val);

@@ -63,11 +63,10 @@ static void test_plan_statuses(void **state)
 	struct settings target = { 0 };
 	struct plan_item it[WA_NR];
 	struct wq_state st;
-	struct apply_ctx ax = { .root = ft.root, .ops = &fo.ops };
 	const char *why;
 
 	(void)state;
-	assert_int_equal(wq_read_state(&ax, "tty_flip", &st), 0);
+	assert_int_equal(wq_read_state(ft.root, "tty_flip", &st), 0);
 	attr_parse_conf(WA_NICE, "0", &target, &why);
 	attr_parse_conf(WA_MAX_ACTIVE, "4", &target, &why);
 	attr_parse_conf(WA_CPUMASK, "0-1", &target, &why);
