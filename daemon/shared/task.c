@@ -59,6 +59,13 @@ int task_read(const char *root, pid_t pid, struct task_info *t)
 	return task_parse_stat(buf, t);
 }
 
+bool task_same_kthread(const char *root, pid_t pid, unsigned long long start,
+		       struct task_info *t)
+{
+	return !task_read(root, pid, t) && t->start == start &&
+	       (t->flags & PF_KTHREAD) && t->ppid == KTHREADD_PID;
+}
+
 bool task_has_slept(const char *root, pid_t pid)
 {
 	static const char key[] = "\nvoluntary_ctxt_switches:";

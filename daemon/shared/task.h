@@ -28,6 +28,12 @@ struct task_info {
 /* Parse ROOT/proc/PID/stat. -ENOENT if the task is gone. */
 int task_read(const char *root, pid_t pid, struct task_info *t);
 int task_parse_stat(const char *stat, struct task_info *t);
+/*
+ * Is the task at pid the kernel thread (a child of kthreadd) that started
+ * at start, and not another task that has the pid now? t: what was read.
+ */
+bool task_same_kthread(const char *root, pid_t pid, unsigned long long start,
+		       struct task_info *t);
 /* A kernel thread forked by kthreadd whose name starts with "kworker/" */
 bool task_is_kworker(const struct task_info *t);
 /*

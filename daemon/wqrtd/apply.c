@@ -250,29 +250,11 @@ int wq_apply_recorded(const struct apply_ctx *ax, struct wq_track *t,
 	return 0;
 }
 
-int wq_restore(const struct apply_ctx *ax, struct wq_track *t)
-{
-	struct wq_plan p;
-	int err;
-
-	memset(&t->want, 0, sizeof(t->want));
-	if (!t->orig.set)
-		return 0;
-	/* nothing to record: every value written is an original */
-	err = plan_wq(ax, t, NULL, &p);
-	if (!err)
-		err = wq_apply_recorded(ax, t, &p, 0);
-	if (err == -ENOENT)
-		return 0; /* the workqueue went away with its module */
-	return err;
-}
-
 /* Is the task at k->pid the kernel thread k was made for? */
 static bool kw_same(const struct apply_ctx *ax, const struct kw_track *k,
 		    struct task_info *t)
 {
-	return !task_read(ax->root, k->pid, t) && t->start == k->start &&
-	       (t->flags & PF_KTHREAD) && t->ppid == KTHREADD_PID;
+	return task_same_kthread(ax->root, k->pid, k->start, t);
 }
 
 /* Same task as when we first saw it? */
@@ -442,31 +424,5 @@ int kw_apply_recorded(const struct apply_ctx *ax, struct kw_track *k,
 		k->changed = false;
 		shrank(ax);
 	}
-	return 0;
-}
-
-int kw_restore(const struct apply_ctx *ax, struct kw_track *k)
-{
-	int err;
-
-	if (!k->changed)
-		return 0;
-	err = kw_check(ax, k);
-	/* gone, or the pid now belongs to someone else: nothing to do */
-	if (!err)
-		err = kw_set(ax, k, &k->orig);
-	if (err && err != -ESRCH)
-		return err; /* kept: a later stop tries again */
-	if (!err) {
-		struct log_ctx lc = { .pid = k->pid,
-				      .attr = "policy",
-				      .msgid = MSGID_RESTORED };
-
-		log_full(LOG_INFO, &lc, "%s (pid %d): back to %s %d", k->comm,
-			 (int)k->pid, sched_policy_name(k->orig.policy),
-			 k->orig.rtprio);
-	}
-	k->changed = false;
-	shrank(ax);
 	return 0;
 }

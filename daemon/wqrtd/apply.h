@@ -28,21 +28,19 @@ unsigned int wq_record(struct wq_track *t, const struct wq_plan *p);
 void wq_unrecord(struct wq_track *t, unsigned int added);
 int wq_apply_recorded(const struct apply_ctx *ax, struct wq_track *t,
 		      const struct wq_plan *p, unsigned int added);
-/* Plan putting back every attribute wqrtd changed, and apply it. */
-int wq_restore(const struct apply_ctx *ax, struct wq_track *t);
 
 /*
  * The same for a kworker: kw_record() records k's original (true when it
  * did), the caller saves it, kw_apply_recorded() brings the kworker to
  * p->target if it is still the task k was made for: 0 when nothing was
  * to do, 1 when it was changed, -ESRCH when it is gone or its pid
- * reused, other -errno. A plan that puts the original back (p->restore)
- * forgets it once it is confirmed. kw_unrecord() takes a record back.
+ * reused, other -errno. A plan that puts the original back (p->restore,
+ * plan_kw_restore() for a stop) forgets it once it is confirmed.
+ * kw_unrecord() takes a record back.
  */
 bool kw_record(struct kw_track *k, const struct kw_plan *p);
 void kw_unrecord(struct kw_track *k, bool recorded);
 int kw_apply_recorded(const struct apply_ctx *ax, struct kw_track *k,
 		      const struct kw_plan *p, bool recorded);
-int kw_restore(const struct apply_ctx *ax, struct kw_track *k);
 
 #endif

@@ -425,6 +425,26 @@ static void judged(struct daemon *d, pid_t pid, const char *comm, int result)
 }
 
 /*
+ * Put kworker k's original back: planned (plan.c), then carried out
+ * (apply.c). 0, or -errno (k keeps its original for a later try); gone,
+ * or its pid another task's: forgotten, nothing to put back.
+ */
+static int put_back_kw(struct daemon *d, struct kw_track *k)
+{
+	struct kw_plan p;
+	int err = plan_kw_restore(&d->ax, k, &p);
+
+	if (err > 0)
+		err = kw_apply_recorded(&d->ax, k, &p, false);
+	if (err == -ESRCH) {
+		k->changed = false;
+		d->dirty = true;
+		return 0;
+	}
+	return err < 0 ? err : 0;
+}
+
+/*
  * The tracker of kworker ti, if it has one or a previous instance left
  * its original: what a pid named before its reuse is forgotten.
  */
@@ -596,7 +616,7 @@ static void scan_kworkers(struct daemon *d)
 			continue;
 		}
 		/* gone, or no longer a kworker */
-		count(d, kw_restore(&d->ax, &d->kws[i]));
+		count(d, put_back_kw(d, &d->kws[i]));
 		if (d->kws[i].changed) {
 			i++;
 			continue;
@@ -685,6 +705,75 @@ void daemon_report(struct daemon *d, struct report *r)
 
 	daemon_plan(d, &ps);
 	report_plans(r, &ps);
+	plan_set_free(&ps);
+}
+
+/*
+ * What a stop puts back once the plans of ps are carried out: each
+ * tracker as carrying them out leaves it (the originals recorded before
+ * the writes, those put back), its originals going back against the
+ * values the plans leave. A plan that would fail leaves the workqueue as
+ * it was.
+ */
+static void plan_stop(struct daemon *d, const struct plan_set *ps,
+		      struct plan_set *stop)
+{
+	struct wq_plan wp;
+	struct kw_plan kp;
+	size_t i;
+	int a;
+
+	for (i = 0; i < ps->nwqs; i++) {
+		const struct wq_plan *p = &ps->wqs[i];
+		struct wq_track *t = wq_find(d, p->name), after;
+		struct wq_state st = p->st;
+
+		if (!t)
+			continue;
+		after = *t;
+		if (!p->blocked) {
+			wq_record(&after, p);
+			after.orig.set &= ~p->restore;
+			for (a = 0; a < WA_NR; a++)
+				if (p->todo & WA_BIT(a))
+					settings_copy_attr(&st.cur, &p->target,
+							   a);
+		}
+		if (!after.orig.set)
+			continue;
+		plan_wq_putback(&after, &st, &wp);
+		if (wp.todo)
+			plan_set_add_wq(stop, &wp);
+	}
+	for (i = 0; i < ps->nkws; i++) {
+		const struct kw_plan *p = &ps->kws[i];
+		struct kw_track *k = kw_find(d, p->pid), after = { 0 };
+
+		if (k)
+			after = *k;
+		after.pid = p->pid;
+		snprintf(after.comm, sizeof(after.comm), "%s", p->comm);
+		after.keep = p->keep;
+		kw_record(&after, p);
+		if (p->restore)
+			after.changed = false;
+		if (!after.changed)
+			continue;
+		plan_kw_putback(&after, p->drift ? &p->target : &p->cur, &kp);
+		if (kp.drift)
+			plan_set_add_kw(stop, &kp);
+	}
+}
+
+void daemon_dry_run(struct daemon *d, struct report *r)
+{
+	struct plan_set ps = { 0 }, stop = { 0 };
+
+	daemon_plan(d, &ps);
+	report_plans(r, &ps);
+	plan_stop(d, &ps, &stop);
+	report_stop(r, &stop, d->cfg->restore_on_exit);
+	plan_set_free(&stop);
 	plan_set_free(&ps);
 }
 
@@ -824,6 +913,25 @@ static void take_saved(struct daemon *d)
 	}
 }
 
+/*
+ * Put every original of workqueue t back: planned as for a workqueue no
+ * rule covers any more, then carried out. 0 or -errno.
+ */
+static int put_back_wq(struct daemon *d, struct wq_track *t)
+{
+	struct wq_plan p;
+	int err;
+
+	memset(&t->want, 0, sizeof(t->want));
+	err = plan_wq_restore(&d->ax, t, &p);
+	/* nothing to record: every value written is an original */
+	if (err > 0)
+		err = wq_apply_recorded(&d->ax, t, &p, 0);
+	if (err == -ENOENT)
+		return 0; /* the workqueue went away with its module */
+	return err < 0 ? err : 0;
+}
+
 int daemon_restore(struct daemon *d)
 {
 	int fails = 0;
@@ -831,7 +939,7 @@ int daemon_restore(struct daemon *d)
 
 	take_saved(d);
 	for (i = 0, keep = 0; i < d->nwqs; i++) {
-		if (wq_restore(&d->ax, &d->wqs[i]))
+		if (put_back_wq(d, &d->wqs[i]))
 			fails++;
 		/* what could not be put back stays, for a next instance */
 		if (d->wqs[i].orig.set)
@@ -840,7 +948,7 @@ int daemon_restore(struct daemon *d)
 	d->nwqs = keep;
 	d->owners_ok = false;
 	for (i = 0, keep = 0; i < d->nkws; i++) {
-		if (kw_restore(&d->ax, &d->kws[i]))
+		if (put_back_kw(d, &d->kws[i]))
 			fails++;
 		if (d->kws[i].changed)
 			d->kws[keep++] = d->kws[i];

@@ -4,8 +4,10 @@
  * kworkers it tracks, and what to do on a scan, a new task, a new
  * workqueue, a reload and at exit. No event loop here (see main.c).
  * Applying is plan -> record and save the originals once -> apply
- * (apply.c), for a scan, a uevent and a FORK alike; --dry-run and wqrtctl
- * status are plan -> report (report.c), over the same plans.
+ * (apply.c), for a scan, a uevent and a FORK alike; a stop and wqrtctl
+ * restore are plan the put-back -> apply; --dry-run and wqrtctl status are
+ * plan -> report (report.c), over the same plans, and --dry-run goes on
+ * with the put-back a stop would plan then.
  *
  * Lifetime and owner of the fields of struct daemon and of the trackers
  * (plan.h), as kernel/workqueue.c annotates what guards its fields:
@@ -92,6 +94,12 @@ int daemon_scan(struct daemon *d);
 int daemon_plan(struct daemon *d, struct plan_set *ps);
 /* daemon_plan(), printed */
 void daemon_report(struct daemon *d, struct report *r);
+/*
+ * wqrtd --dry-run: daemon_report(), then what a stop would put back once
+ * that plan is carried out (report_stop()), workqueue attributes and
+ * kworkers, from the plans daemon_restore() would make then.
+ */
+void daemon_dry_run(struct daemon *d, struct report *r);
 /*
  * Workqueues appeared (uevents): apply their rules, in one pass (one save
  * of the originals). Their rescuers were forked before they showed up in

@@ -710,7 +710,7 @@ int main(int argc, char **argv)
 	if (c.o.dry_run) {
 		struct report rep = { .style = REPORT_DIFF, .f = stdout };
 
-		daemon_report(&c.d, &rep);
+		daemon_dry_run(&c.d, &rep);
 		r = 0;
 	} else if (c.o.once) {
 		r = daemon_scan(&c.d) ? EX_IOERR : 0;

@@ -91,18 +91,12 @@ int plan_attrs(const struct settings *target, const struct wq_state *st,
 	return n;
 }
 
-int plan_wq(const struct apply_ctx *ax, const struct wq_track *t,
-	    const struct rule *rule, struct wq_plan *p)
+/* The plan for t against what sysfs shows, p->st: plan_wq()'s decisions */
+static void plan_wq_decide(const struct wq_track *t, struct wq_plan *p)
 {
 	unsigned int sysfs = WA_ALL;
-	int i, err;
+	int i;
 
-	memset(p, 0, sizeof(*p));
-	snprintf(p->name, sizeof(p->name), "%s", t->name);
-	p->rule = rule;
-	err = wq_read_state(ax->root, t->name, &p->st);
-	if (err)
-		return err;
 	/*
 	 * Without a policy attribute (a kernel without the series, or a
 	 * workqueue it does not cover), policy and rtprio go to the
@@ -153,7 +147,50 @@ int plan_wq(const struct apply_ctx *ax, const struct wq_track *t,
 		    it->status == PLAN_UNSUPPORTED)
 			p->drift = true;
 	}
+}
+
+int plan_wq(const struct apply_ctx *ax, const struct wq_track *t,
+	    const struct rule *rule, struct wq_plan *p)
+{
+	int err;
+
+	memset(p, 0, sizeof(*p));
+	snprintf(p->name, sizeof(p->name), "%s", t->name);
+	p->rule = rule;
+	err = wq_read_state(ax->root, t->name, &p->st);
+	if (err)
+		return err;
+	plan_wq_decide(t, p);
 	return 0;
+}
+
+void plan_wq_putback(const struct wq_track *t, const struct wq_state *st,
+		     struct wq_plan *p)
+{
+	struct wq_track back = *t;
+
+	/* no rule: every original goes back */
+	memset(&back.want, 0, sizeof(back.want));
+	memset(p, 0, sizeof(*p));
+	snprintf(p->name, sizeof(p->name), "%s", t->name);
+	p->st = *st;
+	plan_wq_decide(&back, p);
+}
+
+int plan_wq_restore(const struct apply_ctx *ax, const struct wq_track *t,
+		    struct wq_plan *p)
+{
+	struct wq_state st;
+	int err;
+
+	memset(p, 0, sizeof(*p));
+	if (!t->orig.set)
+		return 0;
+	err = wq_read_state(ax->root, t->name, &st);
+	if (err)
+		return err;
+	plan_wq_putback(t, &st, p);
+	return 1;
 }
 
 /* Target scheduling for a kworker given its current values */
@@ -371,6 +408,39 @@ int plan_kw(const struct apply_ctx *ax, const struct kw_scope *sc,
 	}
 	err = plan_kw_sched(ax, ti->pid, &want, p);
 	return err ? err : 1;
+}
+
+void plan_kw_putback(const struct kw_track *k, const struct sched_val *cur,
+		     struct kw_plan *p)
+{
+	memset(p, 0, sizeof(*p));
+	p->pid = k->pid;
+	snprintf(p->comm, sizeof(p->comm), "%s", k->comm);
+	snprintf(p->owner, sizeof(p->owner), "at stop, original goes back");
+	p->restore = true;
+	p->cur = *cur;
+	p->target = k->orig;
+	p->drift = !sched_val_equal(&p->cur, &p->target);
+}
+
+int plan_kw_restore(const struct apply_ctx *ax, const struct kw_track *k,
+		    struct kw_plan *p)
+{
+	struct sched_val cur;
+	struct task_info t;
+	int err;
+
+	memset(p, 0, sizeof(*p));
+	if (!k->changed)
+		return 0;
+	/* gone, or the pid now belongs to someone else: nothing to do */
+	if (!task_same_kthread(ax->root, k->pid, k->start, &t))
+		return -ESRCH;
+	err = ax->ops->sched_get(ax->ops->ctx, k->pid, &cur);
+	if (err)
+		return err;
+	plan_kw_putback(k, &cur, p);
+	return 1;
 }
 
 /* base with item appended (NULL when out of memory: base is kept) */

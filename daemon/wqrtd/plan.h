@@ -2,9 +2,11 @@
 /*
  * The plan: the one place where what the rules (and the originals wqrtd
  * must put back) ask for is set against what the system shows. plan_wq()
- * and plan_kw() decide the target, what differs and what to write; they
- * never write. apply.c carries a plan out, report.c prints it (--dry-run,
- * wqrtctl status), so the two cannot disagree.
+ * and plan_kw() decide the target, what differs and what to write for a
+ * scan, plan_wq_restore() and plan_kw_restore() what a stop (and wqrtctl
+ * restore) puts back; they never write. apply.c carries a plan out,
+ * report.c prints it (--dry-run, wqrtctl status), so the two cannot
+ * disagree.
  */
 #ifndef WQRT_PLAN_H
 #define WQRT_PLAN_H
@@ -95,6 +97,17 @@ struct wq_plan {
  */
 int plan_wq(const struct apply_ctx *ax, const struct wq_track *t,
 	    const struct rule *rule, struct wq_plan *p);
+/*
+ * Putting back every original of tracked workqueue t (a stop, wqrtctl
+ * restore): the plan as for a workqueue no rule covers any more, against
+ * st, what sysfs shows (plan_wq_restore() reads it; --dry-run passes what
+ * a scan's plan leaves). plan_wq_restore(): 1 and the plan, 0 when t has
+ * no originals, -ENOENT when the workqueue is gone.
+ */
+void plan_wq_putback(const struct wq_track *t, const struct wq_state *st,
+		     struct wq_plan *p);
+int plan_wq_restore(const struct apply_ctx *ax, const struct wq_track *t,
+		    struct wq_plan *p);
 /* The items of a plan: one per attribute in target; returns the count */
 int plan_attrs(const struct settings *target, const struct wq_state *st,
 	       struct plan_item *items);
@@ -102,7 +115,7 @@ int plan_attrs(const struct settings *target, const struct wq_state *st,
 struct kw_plan {
 	pid_t pid;
 	char comm[COMM_MAX];
-	/* "[kworker:..]", "rescuer of W", "pool N of W", or no rule */
+	/* "[kworker:..]", "rescuer of W", "pool N of W", no rule, at stop */
 	char owner[128];
 	struct settings want; /* WA_POLICY, WA_RTPRIO, WA_NICE */
 	bool keep; /* a pool's worker: the kernel gives it its policy */
@@ -158,6 +171,17 @@ struct kw_scope {
 int plan_kw(const struct apply_ctx *ax, const struct kw_scope *sc,
 	    const struct task_info *ti, const struct kw_track *k,
 	    struct kw_plan *p);
+/*
+ * Putting kworker k's original back (a stop, wqrtctl restore, or k is no
+ * kworker a rule covers any more): the plan from cur, what it has (read
+ * by plan_kw_restore(); --dry-run passes what a scan's plan leaves), to
+ * k->orig. plan_kw_restore(): 1 and the plan, 0 when wqrtd did not change
+ * k, -ESRCH when it is gone or its pid another task's, other -errno.
+ */
+void plan_kw_putback(const struct kw_track *k, const struct sched_val *cur,
+		     struct kw_plan *p);
+int plan_kw_restore(const struct apply_ctx *ax, const struct kw_track *k,
+		    struct kw_plan *p);
 /* The scheduling half of plan_kw(): want against what pid has now */
 int plan_kw_sched(const struct apply_ctx *ax, pid_t pid,
 		  const struct settings *want, struct kw_plan *p);

@@ -251,6 +251,29 @@ void report_plans(struct report *r, const struct plan_set *ps)
 	report_end(r);
 }
 
+void report_stop(struct report *r, const struct plan_set *ps,
+		 bool restore_on_exit)
+{
+	size_t i;
+
+	if (r->style != REPORT_DIFF)
+		return;
+	if (!ps->nwqs && !ps->nkws) {
+		fprintf(r->f, "# at stop: nothing to put back\n");
+		return;
+	}
+	if (restore_on_exit)
+		fprintf(r->f,
+			"# at stop (restore_on_exit = yes), the originals go back:\n");
+	else
+		fprintf(r->f,
+			"# at stop nothing goes back (restore_on_exit = no); wqrtctl restore would put back:\n");
+	for (i = 0; i < ps->nwqs; i++)
+		wq_diff(r, &ps->wqs[i], "at stop, originals go back");
+	for (i = 0; i < ps->nkws; i++)
+		kw_diff(r, &ps->kws[i]);
+}
+
 /* The order a person reads attributes in; pool_ids follows */
 static const enum wq_attr list_order[] = {
 	WA_POLICY,     WA_RTPRIO,	  WA_NICE,

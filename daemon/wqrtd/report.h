@@ -37,6 +37,14 @@ struct report {
  */
 void report_plans(struct report *r, const struct plan_set *ps);
 
+/*
+ * --dry-run, after report_plans(): what a stop puts back (ps: the plans of
+ * the put-back), as a diff after a line that says whether a stop does it
+ * (restore_on_exit) or wqrtctl restore would. Nothing in other styles.
+ */
+void report_stop(struct report *r, const struct plan_set *ps,
+		 bool restore_on_exit);
+
 /* A JSON string, escaped */
 void json_str(FILE *f, const char *s);
 /*

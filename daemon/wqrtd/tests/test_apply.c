@@ -67,6 +67,15 @@ static int wq_go(struct wq_track *t)
 	return err ? err : wq_apply_recorded(&ax, t, &p, wq_record(t, &p));
 }
 
+/* Plan putting every original back, then apply: what a stop does */
+static int wq_back(struct wq_track *t)
+{
+	struct wq_plan p;
+	int err = plan_wq_restore(&ax, t, &p);
+
+	return err > 0 ? wq_apply_recorded(&ax, t, &p, 0) : err;
+}
+
 static void test_order_and_values(void **state)
 {
 	struct wq_track t;
@@ -226,7 +235,7 @@ static void test_restore(void **state)
 	ft_set(&ft, "a", "nice", "4");
 	want(&t, "a", "nice=-10 policy=fifo rtprio=40 cpumask=2-3");
 	assert_int_equal(wq_go(&t), 0);
-	assert_int_equal(wq_restore(&ax, &t), 0);
+	assert_int_equal(wq_back(&t), 0);
 	assert_string_equal(ft_get(&ft, "a", "nice"), "4");
 	assert_string_equal(ft_get(&ft, "a", "policy"), "normal");
 	assert_string_equal(ft_get(&ft, "a", "rtprio"), "0");
@@ -246,7 +255,7 @@ static void test_policy_change_restores_rtprio(void **state)
 	want(&t, "a", "policy=normal");
 	assert_int_equal(wq_go(&t), 0);
 	assert_string_equal(ft_get(&ft, "a", "rtprio"), "0");
-	assert_int_equal(wq_restore(&ax, &t), 0);
+	assert_int_equal(wq_back(&t), 0);
 	assert_string_equal(ft_get(&ft, "a", "policy"), "fifo");
 	assert_string_equal(ft_get(&ft, "a", "rtprio"), "50");
 }
@@ -276,6 +285,15 @@ static int kw_go(struct kw_track *k)
 	return kw_apply_recorded(&ax, k, &p, kw_record(k, &p));
 }
 
+/* Plan putting the original back, then apply: what a stop does */
+static int kw_back(struct kw_track *k)
+{
+	struct kw_plan p;
+	int err = plan_kw_restore(&ax, k, &p);
+
+	return err > 0 ? kw_apply_recorded(&ax, k, &p, false) : err;
+}
+
 static void test_kworker_apply_and_restore(void **state)
 {
 	struct sched_val v;
@@ -290,7 +308,8 @@ static void test_kworker_apply_and_restore(void **state)
 	assert_int_equal(v.rtprio, 20);
 	assert_true(ft_logged("kworker/u5:100 (pid 100): normal 0 -> fifo 20"));
 	assert_int_equal(kw_go(&k), 0); /* already in line */
-	assert_int_equal(kw_restore(&ax, &k), 0);
+	assert_int_equal(kw_back(&k), 1);
+	assert_false(k.changed);
 	fo.ops.sched_get(fo.ops.ctx, 100, &v);
 	assert_int_equal(v.policy, SCHED_OTHER);
 	assert_int_equal(v.rtprio, 0);
@@ -321,7 +340,8 @@ static void test_kworker_pid_reused(void **state)
 	ft_task(&ft, 102, 1, "bash", SCHED_FIFO, 20, 0, 99999);
 	assert_int_equal(kw_go(&k), -ESRCH);
 	fo.sched_sets = 0;
-	assert_int_equal(kw_restore(&ax, &k), 0);
+	/* not the kworker any more: nothing to put back */
+	assert_int_equal(kw_back(&k), -ESRCH);
 	assert_int_equal(fo.sched_sets, 0); /* bash is left alone */
 }
 

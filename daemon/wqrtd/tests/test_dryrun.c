@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * --dry-run shows what --once then does: the plan printed as a diff is
- * compared with the diff of the fake tree before and after the apply.
+ * compared with the diff of the fake tree before and after the apply;
+ * and what a stop then puts back, compared with the diff of the tree
+ * before and after the stop.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -272,6 +274,113 @@ static void test_dry_run_equals_once(void **state)
 	snap_free(&after);
 }
 
+/*
+ * Issue 48: the dry run goes on with what a stop puts back once its plan
+ * is carried out, workqueue attributes and kworkers: what the stop then
+ * does, from the plans it makes (plan_wq_restore(), plan_kw_restore()).
+ */
+static void test_dry_run_lists_stop(void **state)
+{
+	static const char head[] =
+		"# at stop (restore_on_exit = yes), the originals go back:\n";
+	struct report rep = { .style = REPORT_DIFF };
+	struct snap applied, stopped;
+	char *out, *stop, *plan, *done;
+	struct daemon d;
+	size_t len;
+
+	(void)state;
+	start(&d);
+	rep.f = open_memstream(&out, &len);
+	daemon_dry_run(&d, &rep);
+	fclose(rep.f);
+	daemon_free(&d);
+	assert_int_equal(fo.writes.n, 0);
+	assert_int_equal(fo.sched_sets, 0);
+	stop = strstr(out, head);
+	assert_non_null(stop);
+	/* the scan's plan comes first, the same as daemon_report()'s */
+	assert_non_null(strstr(out, "@@ wq tty_flip: [wq:tty_flip], profile rt @@\n"));
+	assert_true(strstr(out, "@@ wq tty_flip: [wq:tty_flip]") < stop);
+	/* the profile's attributes go back... */
+	assert_non_null(strstr(stop, "@@ wq tty_flip: at stop, originals go back @@\n"));
+	assert_non_null(strstr(stop, "-private = 1\n+private = 0  (original)\n"));
+	assert_non_null(strstr(stop, "-policy = fifo\n+policy = normal  (original)\n"));
+	/* ... and one a previous instance changed (max_active 256) */
+	assert_non_null(strstr(stop, "@@ wq gpu_submit: at stop, originals go back @@\n"
+				     "-max_active = 16\n+max_active = 256  (original)\n"));
+	/* the kworkers the scan sets go back */
+	assert_non_null(strstr(stop, "@@ kworker/R-tty_flip (pid 102): at stop, original goes back @@\n"
+				     "-policy = fifo 20\n+policy = normal 0  (original)\n"));
+	assert_non_null(strstr(stop, "@@ kworker/3:1 (pid 103): at stop, original goes back @@\n"
+				     "-policy = normal 0\n+policy = normal 0  (original)\n"
+				     "-nice = -2\n+nice = 0  (original)\n"));
+	/* what the scan puts back already is not put back again */
+	assert_null(strstr(stop, "old_wq"));
+	assert_null(strstr(stop, "pid 104"));
+	/* nor what the kernel gives a pool's worker */
+	assert_null(strstr(stop, "pid 100"));
+
+	/* the scan, then the stop: what the dry run said */
+	start(&d);
+	assert_int_equal(daemon_scan(&d), 0);
+	snapshot(&applied);
+	assert_int_equal(daemon_restore(&d), 0);
+	daemon_free(&d);
+	snapshot(&stopped);
+	plan = planned(stop);
+	done = changes(&applied, &stopped);
+	if (strcmp(plan, done))
+		fprintf(stderr, "# dry run:\n%s# stopped:\n%s", out, done);
+	assert_string_equal(plan, done);
+	free(out);
+	free(plan);
+	free(done);
+	snap_free(&applied);
+	snap_free(&stopped);
+}
+
+/* restore_on_exit = no: a stop keeps the profiles; wqrtctl restore would */
+static void test_dry_run_stop_keeps(void **state)
+{
+	struct report rep = { .style = REPORT_DIFF };
+	struct strlist errs = { 0 };
+	struct config *c;
+	struct daemon d;
+	char *out;
+	size_t len;
+
+	(void)state;
+	assert_int_equal(
+		config_load(ft_conf(&ft, "[global]\nrestore_on_exit = no\n"
+					 "[wq:tty_flip]\nnice = -3\n"),
+			    ft.root, &c, &errs),
+		0);
+	daemon_init(&d, ft.root, &fo.ops, c);
+	rep.f = open_memstream(&out, &len);
+	daemon_dry_run(&d, &rep);
+	fclose(rep.f);
+	daemon_free(&d);
+	assert_non_null(strstr(out, "# at stop nothing goes back (restore_on_exit = no); wqrtctl restore would put back:\n"
+				    "@@ wq tty_flip: at stop, originals go back @@\n"
+				    "-nice = -3\n+nice = 0  (original)\n"));
+	free(out);
+	/* nothing to put back: said so */
+	assert_int_equal(
+		config_load(ft_conf(&ft, "[wq:nothing_here]\nnice = -3\n"),
+			    ft.root, &c, &errs),
+		0);
+	daemon_init(&d, ft.root, &fo.ops, c);
+	rep.f = open_memstream(&out, &len);
+	daemon_dry_run(&d, &rep);
+	fclose(rep.f);
+	daemon_free(&d);
+	assert_non_null(strstr(out, "# nothing matches the configuration\n"
+				    "# at stop: nothing to put back\n"));
+	free(out);
+	strlist_free(&errs);
+}
+
 /* Issue 16.8: a [wq:] policy on a kernel without the series */
 static void test_policy_unsupported(void **state)
 {
@@ -308,6 +417,10 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_dry_run_equals_once, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(test_dry_run_lists_stop, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(test_dry_run_stop_keeps, setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(test_policy_unsupported, setup,
 						teardown),
