@@ -2,7 +2,7 @@
 #include "kcheck.h"
 #include "common.h"
 #include "discover.h"
-#include "report.h"
+#include "json.h"
 
 #include <errno.h>
 #include <stdlib.h>

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-only
 #include "latency.h"
 #include "common.h"
+#include "config.h"
 #include "inventory.h"
-#include "report.h"
+#include "json.h"
 
 #include <errno.h>
 #include <inttypes.h>

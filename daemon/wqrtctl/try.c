@@ -25,7 +25,7 @@
 #include "latency.h"
 #include "log.h"
 #include "plan.h"
-#include "report.h"
+#include "json.h"
 #include "runstate.h"
 #include "sysops.h"
 

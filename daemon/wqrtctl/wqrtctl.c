@@ -17,6 +17,7 @@
 #include "ctl_trace.h"
 #include "daemon.h"
 #include "inventory.h"
+#include "json.h"
 #include "kcheck.h"
 #include "log.h"
 #include "runstate.h"

@@ -12,12 +12,6 @@
 #include "inventory.h"
 #include "plan.h"
 
-/*
- * The version of every JSON document wqrtctl prints ("schema"): raised
- * when a field changes meaning or goes away, not when one is added.
- */
-#define WQRT_JSON_SCHEMA 1
-
 enum report_style { REPORT_DIFF, REPORT_TABLE, REPORT_JSON };
 
 struct report {
@@ -44,15 +38,6 @@ void report_plans(struct report *r, const struct plan_set *ps);
  */
 void report_stop(struct report *r, const struct plan_set *ps,
 		 bool restore_on_exit);
-
-/* A JSON string, escaped */
-void json_str(FILE *f, const char *s);
-/*
- * Attribute a of s as a JSON value of its type: a number (nice, rtprio,
- * max_active, nr_idle_extra), true/false (private, affinity_strict) or a
- * string (policy, affinity_scope, cpumask as a cpulist).
- */
-void json_attr(FILE *f, enum wq_attr a, const struct settings *s);
 
 /*
  * wqrtctl list: the reachable workqueues of inv with kind, the section of
