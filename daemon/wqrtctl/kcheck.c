@@ -1,6 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-only
 #include "kcheck.h"
+#include "advice.h"
 #include "common.h"
+#include "config.h"
+#include "ctl.h"
 #include "discover.h"
 #include "json.h"
 
@@ -479,4 +482,32 @@ void kcheck_print(FILE *f, const struct kcheck *kc, bool json)
 	fprintf(f, "\nworkqueue.sysfs= on the kernel command line: %s\n",
 		kc->cmdline_sysfs[0] ? kc->cmdline_sysfs : "(not set)");
 	print_verdict(f, kc);
+}
+
+/* What the running kernel offers wqrtd and what it lacks */
+int cmd_check_kernel(int argc, char **argv)
+{
+	struct kcheck kc;
+	struct cmd_opts o;
+	int err;
+
+	err = parse_cmd_opts(argc, argv, OPT_JSON | OPT_ROOT, &o);
+	if (err)
+		return err;
+	kcheck_run(o.root, &kc);
+	kcheck_print(stdout, &kc, o.json);
+	if (!o.json) {
+		/* the profiles of the installed configuration, if it is good */
+		struct strlist errors = { 0 };
+		struct config *cfg = NULL;
+		char conf[WQRT_PATH_MAX];
+
+		if (!path_fmt(conf, sizeof(conf), o.root, WQRT_DEFAULT_CONF) &&
+		    !access(conf, R_OK))
+			config_load(conf, o.root, &cfg, &errors);
+		advice_print(o.root, cfg, stdout);
+		config_free(cfg);
+		strlist_free(&errors);
+	}
+	return kcheck_exit_status(&kc);
 }

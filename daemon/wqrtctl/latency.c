@@ -2,15 +2,18 @@
 #include "latency.h"
 #include "common.h"
 #include "config.h"
+#include "ctl.h"
 #include "inventory.h"
 #include "json.h"
 
 #include <errno.h>
+#include <getopt.h>
 #include <inttypes.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 /*
  * Field lists of the synthetic events: what the triggers pass them. The
@@ -724,5 +727,120 @@ int opt_deadline(const char *arg, struct lat_sel *sel)
 	}
 	sel->has_deadline = true;
 	sel->deadline_us = (uint64_t)v;
+	return 0;
+}
+
+/* wqrtctl latency [WQ|FUNC ...] [--duration S] [--deadline US] [--json] */
+int cmd_latency(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "duration", required_argument, NULL, 'd' },
+		{ "deadline", required_argument, NULL, 'D' },
+		{ "json", no_argument, NULL, 'j' },
+		{ "by", required_argument, NULL, 'b' },
+		{ "interval", required_argument, NULL, 'i' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct lat_sel sel = { 0 };
+	double duration = 0, interval = 1, start;
+	bool json = false, live, tty = isatty(STDOUT_FILENO);
+	struct lat_result r = { 0 };
+	struct lat_meas m;
+	char why[4096];
+	int c, err;
+
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'd':
+			if (opt_seconds("duration", optarg, &duration))
+				return EX_USAGE;
+			break;
+		case 'i':
+			if (opt_seconds("interval", optarg, &interval))
+				return EX_USAGE;
+			break;
+		case 'D':
+			if (opt_deadline(optarg, &sel))
+				return EX_USAGE;
+			break;
+		case 'j':
+			json = true;
+			break;
+		case 'b':
+			if (!strcmp(optarg, "function"))
+				sel.by_function = true;
+			else if (strcmp(optarg, "workqueue")) {
+				fprintf(stderr,
+					"wqrtctl: --by %s: workqueue or function\n",
+					optarg);
+				return EX_USAGE;
+			}
+			break;
+		default:
+			ctl_trace_usage(stderr);
+			return EX_USAGE;
+		}
+	}
+	err = lat_select("/", argv + optind, argc - optind, &sel, why,
+			 sizeof(why));
+	if (err) {
+		fprintf(stderr, "wqrtctl: %s\n", why);
+		lat_sel_free(&sel);
+		return EX_USAGE;
+	}
+	ctl_catch_signals();
+	err = lat_start(&m, &sel, why, sizeof(why));
+	if (err) {
+		lat_sel_free(&sel);
+		return ctl_trace_error(why, err);
+	}
+	live = !duration;
+	start = ctl_now();
+	fprintf(stderr,
+		"wqrtctl: measuring in the kernel (tracefs instance %s)%s\n",
+		m.s.name,
+		live ? "; Ctrl-C ends with the summary" : "");
+	fflush(stderr);
+	while (!ctl_stop) {
+		if (!live) {
+			ctl_sleep(duration);
+			break;
+		}
+		if (!ctl_sleep(interval))
+			break;
+		if (json)
+			continue;
+		err = lat_read(&m, &sel, &r, why, sizeof(why));
+		if (err)
+			break;
+		r.seconds = ctl_now() - start;
+		if (tty)
+			printf("\033[H\033[2J");
+		lat_print_table(stdout, &r, &sel, false);
+		fflush(stdout);
+		lat_result_free(&r);
+	}
+	if (!err)
+		err = lat_read(&m, &sel, &r, why, sizeof(why));
+	lat_stop(&m);
+	if (err) {
+		lat_sel_free(&sel);
+		fprintf(stderr, "wqrtctl: %s\n", why);
+		return EX_SOFTWARE;
+	}
+	r.seconds = ctl_now() - start;
+	if (json) {
+		lat_print_json(stdout, &r, &sel);
+	} else {
+		if (live && tty)
+			printf("\033[H\033[2J");
+		lat_print_table(stdout, &r, &sel,
+				argc > optind || r.n <= 4);
+		if (argc == optind && r.n > 4)
+			printf("\n(a log-scale histogram per row: name the workqueues or functions)\n");
+	}
+	lat_result_free(&r);
+	lat_sel_free(&sel);
 	return 0;
 }

@@ -19,7 +19,7 @@
  */
 #include "common.h"
 #include "config.h"
-#include "ctl_trace.h"
+#include "ctl.h"
 #include "daemon.h"
 #include "discover.h"
 #include "latency.h"

@@ -8,8 +8,6 @@
 
 #include <stdio.h>
 
-#include "config.h"
-#include "inventory.h"
 #include "plan.h"
 
 enum report_style { REPORT_DIFF, REPORT_TABLE, REPORT_JSON };
@@ -38,14 +36,5 @@ void report_plans(struct report *r, const struct plan_set *ps);
  */
 void report_stop(struct report *r, const struct plan_set *ps,
 		 bool restore_on_exit);
-
-/*
- * wqrtctl list: the reachable workqueues of inv with kind, the section of
- * cfg (or NULL) that matches it and attributes; with all, then those out
- * of reach and why.
- */
-void report_inventory(FILE *f, enum report_style style,
-		      const struct inventory *inv, const struct config *cfg,
-		      bool all);
 
 #endif

@@ -16,9 +16,9 @@
 #include <string.h>
 
 #include "config.h"
+#include "ctl.h"
 #include "faketree.h"
 #include "inventory.h"
-#include "report.h"
 
 static struct faketree ft;
 
@@ -166,7 +166,7 @@ static void test_out_of_reach_from_proc(void **state)
 	inventory_free(&inv);
 }
 
-static char *print(const struct config *c, enum report_style style, bool all)
+static char *print(const struct config *c, bool json, bool all)
 {
 	struct inventory inv;
 	size_t len;
@@ -174,7 +174,7 @@ static char *print(const struct config *c, enum report_style style, bool all)
 	FILE *f = open_memstream(&out, &len);
 
 	assert_int_equal(inventory_scan(ft.root, all, &inv), 0);
-	report_inventory(f, style, &inv, c, all);
+	list_print(f, json, &inv, c, all);
 	fclose(f);
 	inventory_free(&inv);
 	return out;
@@ -187,7 +187,7 @@ static void test_matching_section(void **state)
 	char *out;
 
 	(void)state;
-	out = print(c, REPORT_TABLE, true);
+	out = print(c, false, true);
 	assert_non_null(strstr(out, "\nttyS-serial_8250         unbound  [wq:ttys-*]  "));
 	assert_non_null(strstr(out, "\nvkms_composer            ordered  -  "));
 	/* a section that names what is out of reach shows there */
@@ -203,7 +203,7 @@ static void test_list_table(void **state)
 	char *out;
 
 	(void)state;
-	out = print(c, REPORT_TABLE, false);
+	out = print(c, false, false);
 	assert_non_null(strstr(
 		out,
 		"ttyS-serial_8250         unbound  [wq:ttys-serial_8250]    policy=normal rtprio=0 nice=0 cpumask=0-3 affinity_scope=default affinity_strict=0 max_active=256 nr_idle_extra=0 private=0 pool_ids=\"0:5\"\n"));
@@ -213,7 +213,7 @@ static void test_list_table(void **state)
 		out,
 		"1 more the kernel does not let wqrtd reach: wqrtctl list --all"));
 	free(out);
-	out = print(c, REPORT_TABLE, true);
+	out = print(c, false, true);
 	assert_non_null(strstr(out, "Out of reach (5):"));
 	assert_non_null(strstr(
 		out,
@@ -228,7 +228,7 @@ static void test_list_json(void **state)
 	char *out;
 
 	(void)state;
-	out = print(NULL, REPORT_JSON, true);
+	out = print(NULL, true, true);
 	assert_true(!strncmp(out, "{\"schema\": 1, \"workqueues\": [", 29));
 	assert_non_null(strstr(
 		out,
@@ -237,7 +237,7 @@ static void test_list_json(void **state)
 		out,
 		"{\"name\": \"events\", \"kind\": \"per-cpu\", \"in_sysfs\": false, \"reachable\": false, \"section\": null, \"reason\": "));
 	free(out);
-	out = print(NULL, REPORT_JSON, false);
+	out = print(NULL, true, false);
 	assert_null(strstr(out, "\"events\""));
 	free(out);
 }
@@ -298,5 +298,5 @@ int main(void)
 #undef T
 	};
 
-	return cmocka_run_group_tests_name("inventory", tests, NULL, NULL);
+	return cmocka_run_group_tests_name("list", tests, NULL, NULL);
 }

@@ -1,17 +1,17 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * wqrtctl latency [WQ|FUNC ...] [--duration S] [--deadline US] [--json]
- * wqrtctl who FUNC... [--duration S] [-c FILE]
+ * wqrtctl who FUNC... [--duration S] [-c FILE]: which workqueues and
+ * kworkers ran the work functions FUNC, counted in the kernel by
+ * histogram triggers on the workqueue events, and what would profile them.
  */
-#include "ctl_trace.h"
 #include "common.h"
 #include "config.h"
+#include "ctl.h"
 #include "discover.h"
 #include "hist.h"
 #include "inventory.h"
 #include "latency.h"
 #include "log.h"
-#include "report.h"
 #include "sysops.h"
 #include "trace.h"
 
@@ -25,185 +25,6 @@
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
-
-volatile sig_atomic_t ctl_stop;
-
-static void on_signal(int sig)
-{
-	(void)sig;
-	ctl_stop = 1;
-}
-
-void ctl_catch_signals(void)
-{
-	/* no SA_RESTART: a signal ends the sleep it interrupts */
-	struct sigaction sa = { .sa_handler = on_signal };
-
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	sigaction(SIGHUP, &sa, NULL);
-}
-
-static double now_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
-bool ctl_sleep(double seconds)
-{
-	double end = now_s() + seconds;
-
-	while (!ctl_stop) {
-		double left = end - now_s();
-		struct timespec ts;
-
-		if (left <= 0)
-			return true;
-		if (left > 0.2)
-			left = 0.2;
-		ts.tv_sec = (time_t)left;
-		ts.tv_nsec = (long)((left - ts.tv_sec) * 1e9);
-		nanosleep(&ts, NULL);
-	}
-	return false;
-}
-
-static void latency_usage(FILE *f)
-{
-	fprintf(f,
-		"Usage: wqrtctl latency [WQ|FUNC ...] [--duration S] [--deadline US]\n"
-		"                       [--by function] [--json]\n"
-		"       wqrtctl who FUNC... [--duration S] [-c FILE]\n");
-}
-
-/* The run's exit status for a setup error: what is missing, or a failure */
-static int trace_error(const char *why, int err)
-{
-	fprintf(stderr, "wqrtctl: %s\n", why);
-	return err == -ENOTSUP ? EX_UNAVAILABLE :
-	       err == -EACCES || err == -EPERM ? EX_NOPERM :
-						 EX_OSERR;
-}
-
-int cmd_latency(int argc, char **argv)
-{
-	static const struct option longopts[] = {
-		{ "duration", required_argument, NULL, 'd' },
-		{ "deadline", required_argument, NULL, 'D' },
-		{ "json", no_argument, NULL, 'j' },
-		{ "by", required_argument, NULL, 'b' },
-		{ "interval", required_argument, NULL, 'i' },
-		{ NULL, 0, NULL, 0 },
-	};
-	struct lat_sel sel = { 0 };
-	double duration = 0, interval = 1, start;
-	bool json = false, live, tty = isatty(STDOUT_FILENO);
-	struct lat_result r = { 0 };
-	struct lat_meas m;
-	char why[4096];
-	int c, err;
-
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'd':
-			if (opt_seconds("duration", optarg, &duration))
-				return EX_USAGE;
-			break;
-		case 'i':
-			if (opt_seconds("interval", optarg, &interval))
-				return EX_USAGE;
-			break;
-		case 'D':
-			if (opt_deadline(optarg, &sel))
-				return EX_USAGE;
-			break;
-		case 'j':
-			json = true;
-			break;
-		case 'b':
-			if (!strcmp(optarg, "function"))
-				sel.by_function = true;
-			else if (strcmp(optarg, "workqueue")) {
-				fprintf(stderr,
-					"wqrtctl: --by %s: workqueue or function\n",
-					optarg);
-				return EX_USAGE;
-			}
-			break;
-		default:
-			latency_usage(stderr);
-			return EX_USAGE;
-		}
-	}
-	err = lat_select("/", argv + optind, argc - optind, &sel, why,
-			 sizeof(why));
-	if (err) {
-		fprintf(stderr, "wqrtctl: %s\n", why);
-		lat_sel_free(&sel);
-		return EX_USAGE;
-	}
-	ctl_catch_signals();
-	err = lat_start(&m, &sel, why, sizeof(why));
-	if (err) {
-		lat_sel_free(&sel);
-		return trace_error(why, err);
-	}
-	live = !duration;
-	start = now_s();
-	fprintf(stderr,
-		"wqrtctl: measuring in the kernel (tracefs instance %s)%s\n",
-		m.s.name,
-		live ? "; Ctrl-C ends with the summary" : "");
-	fflush(stderr);
-	while (!ctl_stop) {
-		if (!live) {
-			ctl_sleep(duration);
-			break;
-		}
-		if (!ctl_sleep(interval))
-			break;
-		if (json)
-			continue;
-		err = lat_read(&m, &sel, &r, why, sizeof(why));
-		if (err)
-			break;
-		r.seconds = now_s() - start;
-		if (tty)
-			printf("\033[H\033[2J");
-		lat_print_table(stdout, &r, &sel, false);
-		fflush(stdout);
-		lat_result_free(&r);
-	}
-	if (!err)
-		err = lat_read(&m, &sel, &r, why, sizeof(why));
-	lat_stop(&m);
-	if (err) {
-		lat_sel_free(&sel);
-		fprintf(stderr, "wqrtctl: %s\n", why);
-		return EX_SOFTWARE;
-	}
-	r.seconds = now_s() - start;
-	if (json) {
-		lat_print_json(stdout, &r, &sel);
-	} else {
-		if (live && tty)
-			printf("\033[H\033[2J");
-		lat_print_table(stdout, &r, &sel,
-				argc > optind || r.n <= 4);
-		if (argc == optind && r.n > 4)
-			printf("\n(a log-scale histogram per row: name the workqueues or functions)\n");
-	}
-	lat_result_free(&r);
-	lat_sel_free(&sel);
-	return 0;
-}
-
-/* ---- wqrtctl who ---- */
 
 struct who_q { /* a (function, workqueue) pair queued */
 	char func[HIST_STR_MAX];
@@ -406,12 +227,12 @@ int cmd_who(int argc, char **argv)
 			cfg_given = true;
 			break;
 		default:
-			latency_usage(stderr);
+			ctl_trace_usage(stderr);
 			return EX_USAGE;
 		}
 	}
 	if (optind == argc) {
-		latency_usage(stderr);
+		ctl_trace_usage(stderr);
 		return EX_USAGE;
 	}
 	for (i = optind; i < argc; i++) {
@@ -442,7 +263,7 @@ int cmd_who(int argc, char **argv)
 	if (err) {
 		lat_sel_free(&sel);
 		config_free(cfg);
-		return trace_error(why, err);
+		return ctl_trace_error(why, err);
 	}
 	lat_filter(&sel, filter, sizeof(filter));
 	snprintf(t, sizeof(t),
@@ -461,12 +282,12 @@ int cmd_who(int argc, char **argv)
 		trace_close(&s);
 		lat_sel_free(&sel);
 		config_free(cfg);
-		return trace_error(why, err);
+		return ctl_trace_error(why, err);
 	}
 	fprintf(stderr, "wqrtctl: watching for %.1f s (tracefs instance %s)\n",
 		duration, s.name);
 	fflush(stderr);
-	start = now_s();
+	start = ctl_now();
 	ctl_sleep(duration);
 	text = trace_hist(&s, "workqueue", "workqueue_queue_work");
 	if (text)
@@ -485,7 +306,7 @@ int cmd_who(int argc, char **argv)
 	} else {
 		inventory_scan("/", true, &inv);
 		for (i = optind; i < argc; i++)
-			who_print(&d, argv[i], now_s() - start, &inv, cfg,
+			who_print(&d, argv[i], ctl_now() - start, &inv, cfg,
 				  cfg_path);
 		inventory_free(&inv);
 		err = 0;
