@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* config_load(): the whole file, as wqrtd --check reads it. */
 #include "config.h"
+#include "config_load.h"
 #include "fuzz.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * /etc/wqrt.conf: load with iniparser, validate everything, merge profiles
- * into the [wq:] and [kworker:] rules.
+ * The configuration wqrtd holds: the [global] settings and the [wq:] and
+ * [kworker:] rules with their profiles merged in, the files it was read
+ * from, and which rule matches a workqueue or a kworker. Loading it from
+ * /etc/wqrt.conf and its drop-ins is config_load.h's.
  */
 #ifndef WQRT_CONFIG_H
 #define WQRT_CONFIG_H
@@ -46,37 +48,10 @@ struct config {
 	struct strlist warnings;
 };
 
-/*
- * The vendor directory, read with every configuration: dir (NULL: none)
- * from now on; by default WQRT_VENDOR_DIR from the environment, else the
- * built-in one (PREFIX/lib/wqrt/conf.d)
- */
-void config_use_vendor_dir(const char *dir);
-const char *config_vendor_dir(void);
 /* The directories the drop-ins of c came from: "A" or "A and B" */
 const char *config_dropin_dirs(const struct config *c, char *buf,
 			       size_t size);
 
-/*
- * Load and validate path, then the drop-ins PATH.d/ *.conf and those of
- * the vendor directory in the byte order of their names (a name in both:
- * PATH.d's, and a link to /dev/null there hides the vendor's), as one
- * configuration: [global] keys of a later
- * file win, a profile of any file can be used in any other, a section
- * may be defined in one file only. sysfs/proc paths under root are
- * consulted for warnings only. Returns 0 and *out, or the number of
- * errors (> 0) of all files, each appended to errors as
- * "FILE:LINE: [section] key = value: reason".
- */
-int config_load(const char *path, const char *root, struct config **out,
-		struct strlist *errors);
-/*
- * config_load() for wqrtd and wqrtctl: every error and warning is logged,
- * and on errors a last line "PATH has N error(s)" and then, if set, what
- * that means ("nothing changed"). Returns the number of errors.
- */
-int config_load_report(const char *path, const char *root,
-		       struct config **out, const char *then);
 /* A configuration with no rules (what wqrtctl restore applies), or NULL */
 struct config *config_empty(const char *path);
 void config_free(struct config *c);

@@ -285,6 +285,13 @@ void cpumask_hex_format(const struct cpubits *b, char *buf, size_t size)
 				(uint32_t)(b->w[i / 2] >> (32 * (i % 2))));
 }
 
+void *array_grow(void *v, size_t n, size_t size)
+{
+	if (n && (n & (n - 1)))
+		return v;
+	return realloc(v, (n ? 2 * n : 1) * size);
+}
+
 void strlist_add(struct strlist *l, const char *fmt, ...)
 {
 	va_list ap;

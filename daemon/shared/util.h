@@ -61,6 +61,14 @@ void cpulist_format(const struct cpubits *b, char *buf, size_t size);
 int cpumask_hex_parse(const char *s, struct cpubits *b);
 void cpumask_hex_format(const struct cpubits *b, char *buf, size_t size);
 
+/*
+ * v, an array of n elements of size bytes, with room for one more: its
+ * room doubles when n reaches a power of two (a realloc per element made
+ * a file of 32k sections quadratic to read). NULL when out of memory; v
+ * is kept.
+ */
+void *array_grow(void *v, size_t n, size_t size);
+
 struct strlist {
 	char **v;
 	size_t n;

@@ -6,6 +6,7 @@
 #include "advice.h"
 #include "common.h"
 #include "config.h"
+#include "config_load.h"
 #include "ctl.h"
 
 #include <getopt.h>

@@ -3,6 +3,7 @@
 #include "advice.h"
 #include "common.h"
 #include "config.h"
+#include "config_load.h"
 #include "ctl.h"
 #include "discover.h"
 #include "json.h"

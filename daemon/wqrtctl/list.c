@@ -6,6 +6,7 @@
  */
 #include "common.h"
 #include "config.h"
+#include "config_load.h"
 #include "ctl.h"
 #include "inventory.h"
 #include "json.h"

@@ -7,6 +7,8 @@
  */
 #include "common.h"
 #include "config.h"
+#include "config_files.h"
+#include "config_load.h"
 #include "ctl.h"
 #include "daemon.h"
 #include "json.h"

@@ -19,6 +19,7 @@
  */
 #include "common.h"
 #include "config.h"
+#include "config_load.h"
 #include "ctl.h"
 #include "daemon.h"
 #include "discover.h"

@@ -2,6 +2,7 @@
 #include "daemon.h"
 #include "log.h"
 #include "common.h"
+#include "config_load.h"
 
 #include <errno.h>
 #include <stdio.h>

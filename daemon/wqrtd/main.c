@@ -4,6 +4,7 @@
  * netlink sockets, the rescan timer, sd_notify and the watchdog.
  */
 #include "common.h"
+#include "config_load.h"
 #include "daemon.h"
 #include "log.h"
 #include "netlink.h"

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 #include "runstate.h"
+#include "config_files.h"
 #include "discover.h"
 #include "log.h"
 

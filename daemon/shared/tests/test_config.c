@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "config.h"
+#include "config_load.h"
 #include "faketree.h"
 #include "log.h"
 

@@ -18,6 +18,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "config_load.h"
 #include "daemon.h"
 #include "faketree.h"
 #include "log.h"

@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "advice.h"
+#include "config_load.h"
 #include "faketree.h"
 
 static struct faketree ft;

@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "config.h"
+#include "config_load.h"
 #include "ctl.h"
 #include "faketree.h"
 #include "inventory.h"

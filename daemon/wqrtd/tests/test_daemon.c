@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "common.h"
+#include "config_load.h"
 #include "daemon.h"
 #include "faketree.h"
 

@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "config_load.h"
 #include "daemon.h"
 #include "faketree.h"
 

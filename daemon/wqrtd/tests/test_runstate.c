@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "config.h"
+#include "config_load.h"
 #include "faketree.h"
 #include "runstate.h"
 

@@ -13,6 +13,7 @@
 #include <sched.h>
 #include <stdio.h>
 
+#include "config_load.h"
 #include "faketree.h"
 #include "log.h"
 #include "watch.h"
