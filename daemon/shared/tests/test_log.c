@@ -2,7 +2,8 @@
 /*
  * Logging (issue 17.10): OBJECT_PID= for the kworker a message is about,
  * MESSAGE_ID= for apply, restore and failure, and a daemon's stderr lines
- * with time and pid.
+ * with time and pid. That the daemon's messages carry them:
+ * test_daemon.c's test_apply_restore_ids.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -18,9 +19,6 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "config_load.h"
-#include "daemon.h"
-#include "faketree.h"
 #include "log.h"
 
 static bool has_field(char f[LOG_FIELDS_MAX][600], int n, const char *want)
@@ -90,56 +88,6 @@ static void test_message_ids(void **state)
 	assert_string_not_equal(ids[0], ids[2]);
 }
 
-/* Applying and restoring, through the daemon: the ids and the kworker */
-static void test_apply_restore_ids(void **state)
-{
-	struct strlist errs = { 0 };
-	struct faketree ft;
-	struct fake_ops fo;
-	struct config *c;
-	struct daemon d;
-
-	(void)state;
-	ft_init(&ft);
-	ft_ops_init(&fo, &ft);
-	ft_capture_logs();
-	ft_wq(&ft, "tty_flip", true);
-	ft_task(&ft, 102, 2, "kworker/R-tty_flip", SCHED_OTHER, 0, 0, 3);
-	assert_int_equal(
-		config_load(
-			ft_conf(&ft,
-				"[wq:tty_flip]\npolicy = fifo\nrtprio = 20\n"),
-			ft.root, &c, &errs),
-		0);
-	daemon_init(&d, ft.root, &fo.ops, c);
-	assert_int_equal(daemon_scan(&d), 0);
-	assert_true(ft_logged(
-		"tty_flip: policy = fifo | MESSAGE_ID=" WQRT_MSGID_APPLIED));
-	assert_true(ft_logged(
-		"kworker/R-tty_flip (pid 102): normal 0 -> fifo 20 | MESSAGE_ID=" WQRT_MSGID_APPLIED
-		" OBJECT_PID=102"));
-	ft_clear_logs();
-	assert_int_equal(daemon_restore(&d), 0);
-	assert_true(ft_logged(
-		"tty_flip: policy = normal | MESSAGE_ID=" WQRT_MSGID_RESTORED));
-	assert_true(ft_logged(
-		"kworker/R-tty_flip (pid 102): back to normal 0 | MESSAGE_ID=" WQRT_MSGID_RESTORED
-		" OBJECT_PID=102"));
-	/* a failing write: the failure id, with the kworker's pid */
-	ft_clear_logs();
-	fo.fail_pid = 102;
-	fo.fail_sched_err = -EPERM;
-	assert_int_equal(daemon_scan(&d), 1);
-	assert_true(
-		ft_logged("| MESSAGE_ID=" WQRT_MSGID_FAILED " OBJECT_PID=102"));
-	daemon_free(&d);
-	strlist_free(&fo.writes);
-	strlist_free(&fo.snaps);
-	strlist_free(&errs);
-	ft_clear_logs();
-	ft_cleanup(&ft);
-}
-
 /* Without journald, a daemon's stderr: "DATE TIME.ms NAME[PID]: level: msg" */
 static void test_stderr_timestamps(void **state)
 {
@@ -186,7 +134,6 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_journal_fields),
 		cmocka_unit_test(test_message_ids),
-		cmocka_unit_test(test_apply_restore_ids),
 		cmocka_unit_test(test_stderr_timestamps),
 	};
 
