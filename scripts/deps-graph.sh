@@ -17,9 +17,10 @@
 #   - the uses that run back up: a use of a module on the same floor or a
 #     higher one, which only a circle makes;
 # and, for every module with its tests and fuzz targets, the uses that
-# its folder's rule does not allow: the "May use:" line of the folder's
-# README.md (the folder itself is always allowed; FOLDER/tests/ may use
-# what FOLDER may, FOLDER itself, and daemon/tests/, the test kit).
+# its folder's rule does not allow: the folders named `like/this/` on the
+# "May use:" line of the folder's README.md (the folder itself is always
+# allowed; FOLDER/tests/ may use what FOLDER may, FOLDER itself, and
+# daemon/tests/, the test kit).
 #
 # --dot prints the graph for graphviz instead (dot -Tsvg).
 #
@@ -68,8 +69,10 @@ files=$(cd "$dir" && find . -name '*.[ch]' -type f | sed 's|^\./||' | LC_ALL=C s
 	for f in $files; do dirname "$f"; done | LC_ALL=C sort -u | while read -r folder; do
 		readme=$dir/$folder/README.md
 		[ -f "$readme" ] || continue
-		allowed=$(sed -n 's/^May use:[[:space:]]*//p' "$readme" | head -n 1 |
-			tr -d '`,.' | sed 's|daemon/||g; s|/[[:space:]]| |g; s|/$||')
+		# the folders named `like/this/` on the line
+		allowed=$(sed -n '/^May use:/{p;q;}' "$readme" |
+			{ grep -o '`[^`]*/`' || true; } |
+			tr -d '`' | sed 's|^daemon/||; s|/$||' | tr '\n' ' ')
 		printf 'R\t%s\t%s\n' "$folder" "$allowed"
 	done
 	# D OBJECT SYMBOL / U OBJECT SYMBOL: what each object defines, needs
