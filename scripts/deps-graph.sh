@@ -89,7 +89,7 @@ function add_edge(a, b, how) {
 		return
 	if (!((a, b) in why)) {
 		why[a, b] = how
-		uses[a] = uses[a] " " b
+		adj[a, ++nadj[a]] = b
 	} else if (index(" " why[a, b] " ", " " how " ") == 0) {
 		why[a, b] = why[a, b] " " how
 	}
@@ -111,13 +111,10 @@ function allowed(m, t,    f, g, base, list) {
 	return index(list, " " g " ") > 0
 }
 # depth-first: the uses to a module on the stack close a circle
-function dfs(u,    rest, p, v) {
+function dfs(u,    i, v) {
 	state[u] = 1
-	rest = substr(uses[u], 2)
-	while (rest != "") {
-		p = index(rest, " ")
-		if (p) { v = substr(rest, 1, p - 1); rest = substr(rest, p + 1) }
-		else { v = rest; rest = "" }
+	for (i = 1; i <= nadj[u]; i++) {
+		v = adj[u, i]
 		if (kind[v] != "code")
 			continue
 		if (state[v] == 1)
@@ -127,15 +124,12 @@ function dfs(u,    rest, p, v) {
 	}
 	state[u] = 2
 }
-function floor_of(u,    rest, p, v, f, best) {
+function floor_of(u,    i, v, f, best) {
 	if (u in fl)
 		return fl[u]
 	best = 0
-	rest = substr(uses[u], 2)
-	while (rest != "") {
-		p = index(rest, " ")
-		if (p) { v = substr(rest, 1, p - 1); rest = substr(rest, p + 1) }
-		else { v = rest; rest = "" }
+	for (i = 1; i <= nadj[u]; i++) {
+		v = adj[u, i]
 		if (kind[v] != "code" || ((u, v) in back))
 			continue
 		f = floor_of(v) + 1
@@ -145,12 +139,9 @@ function floor_of(u,    rest, p, v, f, best) {
 	fl[u] = best
 	return best
 }
-function reach_from(s, u,    rest, p, v) {
-	rest = substr(uses[u], 2)
-	while (rest != "") {
-		p = index(rest, " ")
-		if (p) { v = substr(rest, 1, p - 1); rest = substr(rest, p + 1) }
-		else { v = rest; rest = "" }
+function reach_from(s, u,    i, v) {
+	for (i = 1; i <= nadj[u]; i++) {
+		v = adj[u, i]
 		if (kind[v] != "code" || ((s, v) in reach))
 			continue
 		reach[s, v] = 1
@@ -216,12 +207,10 @@ END {
 			if (kind[u] != "code")
 				continue
 			printf "\t\"%s\" [label=\"%s\\nfloor %d\"];\n", u, u, fl[u]
-			rest = substr(uses[u], 2)
-			nv = split(rest, vs, " ")
-			for (j = 1; j <= nv; j++)
-				if (kind[vs[j]] == "code")
-					printf "\t\"%s\" -> \"%s\"%s;\n", u, vs[j],
-						((u, vs[j]) in back) ? " [color=red]" : ""
+			for (j = 1; j <= nadj[u]; j++)
+				if (kind[adj[u, j]] == "code")
+					printf "\t\"%s\" -> \"%s\"%s;\n", u, adj[u, j],
+						((u, adj[u, j]) in back) ? " [color=red]" : ""
 		}
 		print "}"
 		exit 0
@@ -235,12 +224,9 @@ END {
 			if (kind[u] != "code" || fl[u] != f)
 				continue
 			line = ""
-			rest = substr(uses[u], 2)
-			nv = split(rest, vs, " ")
 			for (k = 1; k <= n; k++)
-				for (j = 1; j <= nv; j++)
-					if (vs[j] == order[k] && kind[vs[j]] == "code")
-						line = line " " vs[j]
+				if (((u, order[k]) in why) && kind[order[k]] == "code")
+					line = line " " order[k]
 			printf "  %-24s%s\n", u, line == "" ? "" : " ->" line
 		}
 	}
@@ -284,11 +270,9 @@ END {
 	nrule = 0
 	for (i = 1; i <= n; i++) {
 		u = order[i]
-		rest = substr(uses[u], 2)
-		nv = split(rest, vs, " ")
-		for (j = 1; j <= nv; j++)
-			if (!allowed(u, vs[j]))
-				list_rule[++nrule] = u " -> " vs[j] ": " why[u, vs[j]]
+		for (j = 1; j <= nadj[u]; j++)
+			if (!allowed(u, adj[u, j]))
+				list_rule[++nrule] = u " -> " adj[u, j] ": " why[u, adj[u, j]]
 	}
 	nr = 0
 	for (r in rule)

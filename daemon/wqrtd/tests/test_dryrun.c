@@ -77,15 +77,35 @@ static int teardown(void **state)
 	return 0;
 }
 
-static void start(struct daemon *d)
+/* A daemon on the tree with the configuration text */
+static void start_with(struct daemon *d, const char *text)
 {
 	struct strlist errs = { 0 };
 	struct config *c;
 
-	assert_int_equal(config_load(ft_conf(&ft, conf), ft.root, &c, &errs),
+	assert_int_equal(config_load(ft_conf(&ft, text), ft.root, &c, &errs),
 			 0);
 	daemon_init(d, ft.root, &fo.ops, c);
+	strlist_free(&errs);
+}
+
+/* ... with conf, and the originals a previous run left */
+static void start(struct daemon *d)
+{
+	start_with(d, conf);
 	assert_int_equal(daemon_use_state(d, state_path), 0);
+}
+
+/* What wqrtd --dry-run prints with d (which goes), in *out */
+static void dry_run(struct daemon *d, char **out)
+{
+	struct report rep = { .style = REPORT_DIFF };
+	size_t len;
+
+	rep.f = open_memstream(out, &len);
+	daemon_dry_run(d, &rep);
+	fclose(rep.f);
+	daemon_free(d);
 }
 
 /* What the tree shows: every workqueue and kworker, in scan order */
@@ -206,11 +226,27 @@ static char *planned(const char *diff)
 	return out;
 }
 
+/*
+ * The changing lines of a dry run, from plan on, are the changes from
+ * snapshot b to a; the whole dry run, out, is shown when they are not.
+ */
+static void same_changes(const char *out, const char *plan,
+			 const struct snap *b, const struct snap *a)
+{
+	char *planned_lines = planned(plan), *done = changes(b, a);
+
+	if (strcmp(planned_lines, done))
+		fprintf(stderr, "# dry run:\n%s# done:\n%s", out, done);
+	assert_string_equal(planned_lines, done);
+	free(planned_lines);
+	free(done);
+}
+
 static void test_dry_run_equals_once(void **state)
 {
 	struct report rep = { .style = REPORT_DIFF };
 	struct snap before, after;
-	char *diff, *plan, *done;
+	char *diff;
 	char saved[1024];
 	struct sched_val v;
 	struct daemon d;
@@ -233,11 +269,7 @@ static void test_dry_run_equals_once(void **state)
 	daemon_free(&d);
 	snapshot(&after);
 
-	plan = planned(diff);
-	done = changes(&before, &after);
-	if (strcmp(plan, done))
-		fprintf(stderr, "# dry run:\n%s# applied:\n%s", diff, done);
-	assert_string_equal(plan, done);
+	same_changes(diff, diff, &before, &after);
 
 	/* and the plan is the one this test is about */
 	assert_non_null(strstr(diff, "@@ wq tty_flip: [wq:tty_flip], profile rt @@\n"
@@ -269,8 +301,6 @@ static void test_dry_run_equals_once(void **state)
 	assert_int_equal(read_text(state_path, saved, sizeof(saved)), 0);
 	assert_null(strstr(saved, "old_wq"));
 	free(diff);
-	free(plan);
-	free(done);
 	snap_free(&before);
 	snap_free(&after);
 }
@@ -284,18 +314,13 @@ static void test_dry_run_lists_stop(void **state)
 {
 	static const char head[] =
 		"# at stop (restore_on_exit = yes), the originals go back:\n";
-	struct report rep = { .style = REPORT_DIFF };
 	struct snap applied, stopped;
-	char *out, *stop, *plan, *done;
+	char *out, *stop;
 	struct daemon d;
-	size_t len;
 
 	(void)state;
 	start(&d);
-	rep.f = open_memstream(&out, &len);
-	daemon_dry_run(&d, &rep);
-	fclose(rep.f);
-	daemon_free(&d);
+	dry_run(&d, &out);
 	assert_int_equal(fo.writes.n, 0);
 	assert_int_equal(fo.sched_sets, 0);
 	stop = strstr(out, head);
@@ -329,14 +354,8 @@ static void test_dry_run_lists_stop(void **state)
 	assert_int_equal(daemon_restore(&d), 0);
 	daemon_free(&d);
 	snapshot(&stopped);
-	plan = planned(stop);
-	done = changes(&applied, &stopped);
-	if (strcmp(plan, done))
-		fprintf(stderr, "# dry run:\n%s# stopped:\n%s", out, done);
-	assert_string_equal(plan, done);
+	same_changes(out, stop, &applied, &stopped);
 	free(out);
-	free(plan);
-	free(done);
 	snap_free(&applied);
 	snap_free(&stopped);
 }
@@ -344,42 +363,23 @@ static void test_dry_run_lists_stop(void **state)
 /* restore_on_exit = no: a stop keeps the profiles; wqrtctl restore would */
 static void test_dry_run_stop_keeps(void **state)
 {
-	struct report rep = { .style = REPORT_DIFF };
-	struct strlist errs = { 0 };
-	struct config *c;
 	struct daemon d;
 	char *out;
-	size_t len;
 
 	(void)state;
-	assert_int_equal(
-		config_load(ft_conf(&ft, "[global]\nrestore_on_exit = no\n"
-					 "[wq:tty_flip]\nnice = -3\n"),
-			    ft.root, &c, &errs),
-		0);
-	daemon_init(&d, ft.root, &fo.ops, c);
-	rep.f = open_memstream(&out, &len);
-	daemon_dry_run(&d, &rep);
-	fclose(rep.f);
-	daemon_free(&d);
+	start_with(&d, "[global]\nrestore_on_exit = no\n"
+		       "[wq:tty_flip]\nnice = -3\n");
+	dry_run(&d, &out);
 	assert_non_null(strstr(out, "# at stop nothing goes back (restore_on_exit = no); wqrtctl restore would put back:\n"
 				    "@@ wq tty_flip: at stop, originals go back @@\n"
 				    "-nice = -3\n+nice = 0  (original)\n"));
 	free(out);
 	/* nothing to put back: said so */
-	assert_int_equal(
-		config_load(ft_conf(&ft, "[wq:nothing_here]\nnice = -3\n"),
-			    ft.root, &c, &errs),
-		0);
-	daemon_init(&d, ft.root, &fo.ops, c);
-	rep.f = open_memstream(&out, &len);
-	daemon_dry_run(&d, &rep);
-	fclose(rep.f);
-	daemon_free(&d);
+	start_with(&d, "[wq:nothing_here]\nnice = -3\n");
+	dry_run(&d, &out);
 	assert_non_null(strstr(out, "# nothing matches the configuration\n"
 				    "# at stop: nothing to put back\n"));
 	free(out);
-	strlist_free(&errs);
 }
 
 /* Issue 16.8: a [wq:] policy on a kernel without the series */
