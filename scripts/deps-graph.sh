@@ -29,7 +29,7 @@
 set -euo pipefail
 
 top=$(cd "$(dirname "$0")/.." && pwd)
-objs= dot=
+objs='' dot=''
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--objs) objs=${2:?--objs needs a directory}; shift 2 ;;
@@ -48,28 +48,34 @@ dir=$(cd "$dir" && pwd)
 files=$(cd "$dir" && find . -name '*.[ch]' -type f | sed 's|^\./||' | LC_ALL=C sort)
 
 {
-	# M MODULE FOLDER KIND: one line per file (a module's two files
+	# M MODULE FOLDER KIND FILE: one line per file (a module's two files
 	# give it twice)
 	for f in $files; do
-		folder=$(dirname "$f")
 		case "/$f" in
-		*/tests/* | */fuzz/*) kind=test ;;
-		*) kind=code ;;
+		*/tests/* | */fuzz/*) kind='test' ;;
+		*) kind='code' ;;
+		esac
+		case "$f" in
+		*/*) folder=${f%/*} ;;
+		*) folder=. ;;
 		esac
 		printf 'M\t%s\t%s\t%s\t%s\n' "${f%.[ch]}" "$folder" "$kind" "$f"
 	done
 	# I FILE HEADER: what each file includes with quotes
+	# shellcheck disable=SC2086 # one word per file
+	(cd "$dir" || exit; grep -H '^[[:space:]]*#[[:space:]]*include[[:space:]]*"' $files || true) |
+		sed 's/^\([^:]*\):[^"]*"\([^"]*\)".*/I\t\1\t\2/; s|\t[^\t]*/\([^/\t]*\)$|\t\1|'
+	# R FOLDER ALLOWED...: the rule of each folder with a README.md: the
+	# folders named `like/this/` on its "May use:" line
 	for f in $files; do
-		sed -n 's/^[[:space:]]*#[[:space:]]*include[[:space:]]*"\([^"]*\)".*/\1/p' \
-			"$dir/$f" | while read -r h; do
-			printf 'I\t%s\t%s\n' "$f" "${h##*/}"
-		done
-	done
-	# R FOLDER ALLOWED...: the rule of each folder with a README.md
-	for f in $files; do dirname "$f"; done | LC_ALL=C sort -u | while read -r folder; do
+		case "$f" in
+		*/*) echo "${f%/*}" ;;
+		*) echo . ;;
+		esac
+	done | LC_ALL=C sort -u | while read -r folder; do
 		readme=$dir/$folder/README.md
 		[ -f "$readme" ] || continue
-		# the folders named `like/this/` on the line
+		# shellcheck disable=SC2016 # backquotes, not an expansion
 		allowed=$(sed -n '/^May use:/{p;q;}' "$readme" |
 			{ grep -o '`[^`]*/`' || true; } |
 			tr -d '`' | sed 's|^daemon/||; s|/$||' | tr '\n' ' ')
@@ -77,11 +83,15 @@ files=$(cd "$dir" && find . -name '*.[ch]' -type f | sed 's|^\./||' | LC_ALL=C s
 	done
 	# D OBJECT SYMBOL / U OBJECT SYMBOL: what each object defines, needs
 	if [ -n "$objs" ]; then
-		find "$objs" -name '*.o' -type f | LC_ALL=C sort | while read -r o; do
-			b=$(basename "$o" .o)
-			nm -g --defined-only "$o" | awk -v b="$b" 'NF == 3 {print "D\t" b "\t" $3}'
-			nm -u "$o" | awk -v b="$b" '{print "U\t" b "\t" $NF}'
-		done
+		o=$(find "$objs" -name '*.o' -type f | LC_ALL=C sort)
+		if [ -n "$o" ]; then
+			# shellcheck disable=SC2086 # one word per object
+			nm -A -g --defined-only $o | awk '{sub(/:.*/, "", $1); n = split($1, p, "/");
+				sub(/\.o$/, "", p[n]); if (NF == 3) print "D\t" p[n] "\t" $3}'
+			# shellcheck disable=SC2086
+			nm -A -u $o | awk '{sub(/:.*/, "", $1); n = split($1, p, "/");
+				sub(/\.o$/, "", p[n]); print "U\t" p[n] "\t" $NF}'
+		fi
 	fi
 } | awk -F '\t' -v dot="$dot" -v objs="$objs" -v dir="$dir" '
 function add_edge(a, b, how) {

@@ -34,7 +34,7 @@ cmp -s "$T/tree" "$T/doc" ||
 
 # a room, the kit, the fuzz targets: each says what it may use
 : > "$T/silent"
-for f in $(grep -v '/tests/$' "$T/tree" | grep -vx 'daemon/'); do
+grep -v '^daemon/[^/]*/tests/$' "$T/tree" | while read -r f; do
 	grep -q '^May use:' "$top/${f}README.md" 2>/dev/null || echo "$f" >> "$T/silent"
 done
 ktap_test_result "every folder of code has a README.md with its May use: line" \
