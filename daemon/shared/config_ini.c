@@ -199,23 +199,42 @@ static struct conf_key *key_find(const struct conf_sec *s, const char *name)
 	return NULL;
 }
 
+/*
+ * Key name of s: keys are scanned in the order iniparser keeps them, so
+ * first at *next, the one after the last found
+ */
+static struct conf_key *key_next(const struct conf_sec *s, const char *name,
+				 size_t *next)
+{
+	struct conf_key *k = *next < s->nkeys &&
+					     !strcmp(s->keys[*next].name, name) ?
+				     &s->keys[*next] :
+				     key_find(s, name);
+
+	if (k)
+		*next = k - s->keys + 1;
+	return k;
+}
+
+const struct conf_key *conf_key(const struct conf_file *f, const char *sec,
+			       const char *key)
+{
+	return key_find(sec_find(f, sec), key);
+}
+
 const char *conf_value(const struct conf_file *f, const char *sec,
 		       const char *key)
 {
-	const struct conf_key *k = key_find(sec_find(f, sec), key);
+	const struct conf_key *k = conf_key(f, sec, key);
 
 	return k ? k->val : NULL;
 }
 
-int conf_line(const struct conf_file *f, const char *sec, const char *key)
+int conf_line(const struct conf_file *f, const char *sec)
 {
 	const struct conf_sec *s = sec_find(f, sec);
-	const struct conf_key *k;
 
-	if (!key)
-		return s ? s->line : 0;
-	k = key_find(s, key);
-	return k ? k->line : 0;
+	return s ? s->line : 0;
 }
 
 static bool sec_add(struct conf_file *f, const char *name)
@@ -325,6 +344,7 @@ static void scan_lines(struct conf_file *f, const char *work,
 	struct conf_sec *s = sec_find(f, "");
 	struct conf_key *k;
 	int nr = 0, sections = 0;
+	size_t next = 0;
 	char *name;
 
 	for (; p < end; p = eol + 1) {
@@ -342,6 +362,7 @@ static void scan_lines(struct conf_file *f, const char *work,
 				break;
 			sections++;
 			s = sec_find(f, name);
+			next = 0;
 			if (s && s->line)
 				strlist_add(
 					errors,
@@ -353,7 +374,7 @@ static void scan_lines(struct conf_file *f, const char *work,
 		} else if (s && p < eol && *p != ';' && *p != '#' &&
 			   (close = memchr(p, '=', eol - p))) {
 			name = trim_lower(p, close - p);
-			k = name ? key_find(s, name) : NULL;
+			k = name ? key_next(s, name, &next) : NULL;
 			if (k)
 				k->line = nr;
 			free(name);

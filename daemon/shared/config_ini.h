@@ -63,11 +63,14 @@ struct conf_file {
 void conf_parse(struct conf_file *f, bool dropin, struct strlist *errors);
 const struct conf_sec *conf_sec_find(const struct conf_file *f,
 				     const char *name);
+/* Key key of section sec (its value and line), or NULL */
+const struct conf_key *conf_key(const struct conf_file *f, const char *sec,
+			       const char *key);
 /* The value of key in section sec, or NULL */
 const char *conf_value(const struct conf_file *f, const char *sec,
 		       const char *key);
-/* The line of section sec (key NULL) or of its key; 0 if unknown */
-int conf_line(const struct conf_file *f, const char *sec, const char *key);
+/* The first header line of section sec; 0 if unknown */
+int conf_line(const struct conf_file *f, const char *sec);
 void conf_free(struct conf_file *f);
 
 #endif

@@ -36,27 +36,26 @@ static void error_at(struct loader *ld, const char *sec, const char *key,
 static void error_at(struct loader *ld, const char *sec, const char *key,
 		     const char *fmt, ...)
 {
+	const struct conf_key *k = NULL;
 	char why[256], what[512];
 	va_list ap;
 
 	va_start(ap, fmt);
 	vsnprintf(why, sizeof(why), fmt, ap);
 	va_end(ap);
-	if (key && sec && *sec) {
-		const char *val = conf_value(ld->f, sec, key);
-
+	/* a key before any section: iniparser stores it as ":key" */
+	if (key)
+		k = conf_key(ld->f, sec && *sec ? sec : "", key);
+	if (key && sec && *sec)
 		snprintf(what, sizeof(what), "[%s] %s = %s", sec, key,
-			 val ? val : "");
-	} else if (key) {
-		/* a key before any section: iniparser stores it as ":key" */
-		const char *val = conf_value(ld->f, "", key);
-
-		snprintf(what, sizeof(what), "%s = %s", key, val ? val : "");
-	} else {
+			 k ? k->val : "");
+	else if (key)
+		snprintf(what, sizeof(what), "%s = %s", key, k ? k->val : "");
+	else
 		snprintf(what, sizeof(what), "[%s]", sec);
-	}
 	strlist_add(ld->errors, "%s:%d: %s: %s", ld->path,
-		    conf_line(ld->f, sec ? sec : "", key), what, why);
+		    key ? (k ? k->line : 0) : conf_line(ld->f, sec ? sec : ""),
+		    what, why);
 }
 
 /* " (did you mean `x`?)" for the closest candidate within 2 edits */
@@ -313,7 +312,7 @@ static void load_rule(struct loader *ld, const char *sec, enum rule_kind kind)
 	size_t before;
 
 	r = new_rule(&c->rules, &c->nrules, sec, kind,
-		     conf_line(ld->f, sec, NULL));
+		     conf_line(ld->f, sec));
 	if (!r || !r->section)
 		return;
 	htab_add(&ld->rule_ix, htab_hash_str(r->section), c->nrules - 1);
@@ -417,7 +416,7 @@ static void load_profiles(struct loader *ld)
 			      ld->nprofiles, name))
 			continue;
 		p = new_rule(&ld->profiles, &ld->nprofiles, name, RULE_WQ,
-			     conf_line(ld->f, name, NULL));
+			     conf_line(ld->f, name));
 		if (p && p->section) {
 			htab_add(&ld->profile_ix, htab_hash_str(p->section),
 				 ld->nprofiles - 1);
