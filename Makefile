@@ -21,7 +21,7 @@ WERROR ?= 1
 	checkpatch daemon daemon-test selftests vm-run vm-shell \
 	vm-test vm-many-cpus check check-vm check-unit demo install clean distclean \
 	kernel-each race-demo rt-exit-repro rt-exit-demo flush-mutation no-policy-demo e2e fuzz \
-	board-kernel
+	board-kernel deps-graph
 
 help:
 	@echo "wqrt targets:"
@@ -58,6 +58,7 @@ help:
 	@echo "                     in build/deb/ (DEB_HOST_ARCH=arm64: cross-built into build/deb-arm64/;"
 	@echo "                     DEB_BUILD_PROFILES=pkg.wqrt.noselftests: wqrtd alone, no kernel source)"
 	@echo "  make fuzz          libFuzzer on wqrtd's parsers, FUZZ_SECONDS (600) per target"
+	@echo "  make deps-graph    which file of daemon/ uses which: floors, circles, uses against a folder's rule"
 
 all: daemon kernel selftests
 
@@ -93,11 +94,15 @@ daemon: deps
 daemon-test: deps
 	@$(MAKE) --no-print-directory -C daemon O=$(BUILD)/daemon WERROR=$(WERROR) test
 
-# libFuzzer targets (fuzz/): each runs FUZZ_SECONDS; a crash fails with
-# its reproducer under build/fuzz/crashes/.
+# The include and call graph of daemon/ (scripts/deps-graph.sh)
+deps-graph: deps
+	@$(MAKE) --no-print-directory -C daemon O=$(BUILD)/daemon WERROR=$(WERROR) deps-graph
+
+# libFuzzer targets (daemon/fuzz/): each runs FUZZ_SECONDS; a crash fails
+# with its reproducer under build/fuzz/crashes/.
 FUZZ_SECONDS ?= 600
 fuzz: deps
-	@$(MAKE) --no-print-directory -C fuzz O=$(BUILD)/fuzz run \
+	@$(MAKE) --no-print-directory -C daemon/fuzz O=$(BUILD)/fuzz run \
 		FUZZ_SECONDS=$(FUZZ_SECONDS) $(if $(FUZZ_TARGETS),FUZZ_TARGETS="$(FUZZ_TARGETS)")
 
 VM := selftests/vm/vm.sh

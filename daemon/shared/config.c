@@ -1,0 +1,117 @@
+// SPDX-License-Identifier: GPL-2.0-only
+#include "config.h"
+#include "log.h"
+
+#include <fnmatch.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+struct config *config_empty(const char *path)
+{
+	struct config *c = calloc(1, sizeof(*c));
+
+	if (!c)
+		return NULL;
+	c->path = strdup(path);
+	c->log_level = LOG_INFO;
+	c->restore_on_exit = true;
+	if (!c->path) {
+		free(c);
+		return NULL;
+	}
+	return c;
+}
+
+void config_free(struct config *c)
+{
+	size_t i;
+
+	if (!c)
+		return;
+	for (i = 0; i < c->nrules; i++) {
+		free(c->rules[i].section);
+		free(c->rules[i].profile);
+		free(c->rules[i].file);
+	}
+	free(c->rules);
+	for (i = 0; i < c->nsources; i++) {
+		free(c->sources[i].path);
+		free(c->sources[i].text);
+	}
+	free(c->sources);
+	free(c->path);
+	strlist_free(&c->warnings);
+	free(c);
+}
+
+bool pattern_is_glob(const char *p)
+{
+	return strpbrk(p, "*?[") != NULL;
+}
+
+bool config_rule_matches(const struct rule *r, const char *name)
+{
+	return r->glob ? !fnmatch(r->pattern, name, FNM_CASEFOLD) :
+			 !strcasecmp(r->pattern, name);
+}
+
+static const struct rule *match(const struct config *c, enum rule_kind kind,
+				const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < c->nrules; i++) {
+		const struct rule *r = &c->rules[i];
+
+		if (r->kind == kind && !r->glob &&
+		    !strcasecmp(r->pattern, name))
+			return r;
+	}
+	for (i = 0; i < c->nrules; i++) {
+		const struct rule *r = &c->rules[i];
+
+		if (r->kind == kind && r->glob &&
+		    !fnmatch(r->pattern, name, FNM_CASEFOLD))
+			return r;
+	}
+	return NULL;
+}
+
+const char *config_dropin_dirs(const struct config *c, char *buf, size_t size)
+{
+	size_t i, j, len = 0;
+
+	buf[0] = '\0';
+	for (i = 1; i < c->nsources; i++) {
+		const char *p = c->sources[i].path, *slash = strrchr(p, '/');
+		size_t dlen = slash ? (size_t)(slash - p) : 0;
+
+		/* said already, with an earlier drop-in of that directory */
+		for (j = 1; j < i; j++) {
+			const char *q = c->sources[j].path;
+			const char *qslash = strrchr(q, '/');
+
+			if (qslash && (size_t)(qslash - q) == dlen &&
+			    !strncmp(p, q, dlen))
+				break;
+		}
+		if (j < i)
+			continue;
+		len += snprintf(buf + len, len < size ? size - len : 0,
+				"%s%.*s", len ? " and " : "", (int)dlen, p);
+	}
+	return buf;
+}
+
+const struct rule *config_match_wq(const struct config *c, const char *name)
+{
+	return match(c, RULE_WQ, name);
+}
+
+const struct rule *config_match_kworker(const struct config *c,
+					const char *comm)
+{
+	return match(c, RULE_KWORKER, comm);
+}
