@@ -17,7 +17,7 @@ trap 'rm -rf "$T"' EXIT
 ktap_print_header
 ktap_set_plan 4
 
-"$top/scripts/deps-graph.sh" --objs "$B/obj" "$D" > "$T/graph" 2>&1
+"$top/scripts/deps-graph.sh" --objs "$B/objs" "$D" > "$T/graph" 2>&1
 rc=$?
 ktap_test_result "make deps-graph: no circle, no use back up a floor, none against a folder's rule" \
 	[ $rc -eq 0 ]
