@@ -62,14 +62,24 @@ running() { [ "$(date +%s)" -lt "$END" ]; }
 # the loads, each until END. CPU 1 goes offline for a second, then is
 # taken by a SCHED_FIFO 80 hog for a second: never both at once (a hog
 # that hotplug moved to CPU 0 would starve it, which is no test of the
-# workers); the hog's timeout waits on CPU 0.
+# workers). The hog ends itself, by the clock it reads (/proc/uptime):
+# ended by a SCHED_NORMAL task (timeout 1 on CPU 0), it once outlived its
+# second by more than 6 s and starved CPU 1's timer thread into an RCU
+# stall, the killer most likely waiting on a lock (on PREEMPT_RT a
+# sleeping one, such as the hog's siglock, which /proc/PID/stat takes)
+# held by a SCHED_NORMAL reader that the hog had preempted on CPU 1. An
+# RT hog that only a lower task can stop is the test's own inversion, not
+# the workers'.
 ( while running; do
 	echo 0 > "$CPU1" 2>/dev/null
 	sleep 1
 	echo 1 > "$CPU1" 2>/dev/null
 	sleep 0.5
-	taskset -c 0 timeout 1 chrt -f 80 taskset -c 1 \
-		sh -c 'while :; do :; done' 2>/dev/null
+	chrt -f 80 taskset -c 1 sh -c 'read -r t _ < /proc/uptime
+		end=$((${t%.*} + 2))
+		while read -r t _ < /proc/uptime && [ "${t%.*}" -lt "$end" ]; do
+			:
+		done' 2>/dev/null
 	sleep 0.5
 done ) &
 DISTURB=$!
