@@ -117,37 +117,74 @@ static struct dirent *next_entry(const struct sys_ops *ops, DIR *dir,
 	return de;
 }
 
+/*
+ * Visit pid if it is a kworker. A task gone since it was listed is no
+ * error.
+ */
+static int visit_if_kworker(const char *root, pid_t pid, task_visit_fn cb,
+			    void *arg)
+{
+	struct task_info t;
+	int r;
+
+	r = task_read(root, pid, &t);
+	if (r == -ENOENT || r == -ESRCH)
+		return 0;
+	if (r)
+		return r;
+	return task_is_kworker(&t) ? cb(&t, arg) : 0;
+}
+
+/*
+ * Every kernel thread is kthreadd's child, and /proc/2/task/2/children
+ * (CONFIG_PROC_CHILDREN) lists them: one file instead of the stat file of
+ * every task on the system, so that a scan opens the /proc entries of
+ * kernel threads only. 1 when the list was walked (*err its result), 0
+ * when this kernel has no such file.
+ */
+static int for_each_kthread(const char *root, task_visit_fn cb, void *arg,
+			    int *err)
+{
+	char path[WQRT_PATH_MAX];
+	int pid, n;
+	FILE *f;
+
+	if (path_fmt(path, sizeof(path), root, "/proc/%d/task/%d/children",
+		     KTHREADD_PID, KTHREADD_PID))
+		return 0;
+	f = fopen(path, "re");
+	if (!f)
+		return 0;
+	*err = 0;
+	while (!*err && (n = fscanf(f, "%d", &pid)) == 1)
+		*err = visit_if_kworker(root, pid, cb, arg);
+	if (!*err && (n != EOF || ferror(f)))
+		*err = ferror(f) ? -EIO : -EINVAL;
+	fclose(f);
+	return 1;
+}
+
 int for_each_kworker_ops(const char *root, const struct sys_ops *ops,
 			 task_visit_fn cb, void *arg)
 {
 	char path[WQRT_PATH_MAX];
 	struct dirent *de;
 	DIR *dir;
-	int err = 0, r;
+	int err = 0;
 
 	if (!ops)
 		ops = &sys_ops_real;
+	if (for_each_kthread(root, cb, arg, &err))
+		return err;
+	/* no list of kthreadd's children: every task, then */
 	if (path_fmt(path, sizeof(path), root, "/proc"))
 		return -ENAMETOOLONG;
 	dir = opendir(path);
 	if (!dir)
 		return -errno;
-	while (!err && (de = next_entry(ops, dir, &err))) {
-		struct task_info t;
-
-		if (!isdigit((unsigned char)de->d_name[0]))
-			continue;
-		r = task_read(root, atoi(de->d_name), &t);
-		/* gone since the readdir: not an error */
-		if (r == -ENOENT || r == -ESRCH)
-			continue;
-		if (r) {
-			err = r;
-			break;
-		}
-		if (task_is_kworker(&t))
-			err = cb(&t, arg);
-	}
+	while (!err && (de = next_entry(ops, dir, &err)))
+		if (isdigit((unsigned char)de->d_name[0]))
+			err = visit_if_kworker(root, atoi(de->d_name), cb, arg);
 	closedir(dir);
 	return err;
 }

@@ -150,6 +150,64 @@ static void test_mode_detection(void **state)
 	ft_cleanup(&ft);
 }
 
+struct seen_kw {
+	int n;
+	pid_t pids[8];
+};
+
+static int note_kw(const struct task_info *t, void *arg)
+{
+	struct seen_kw *s = arg;
+
+	if (s->n < 8)
+		s->pids[s->n] = t->pid;
+	s->n++;
+	return 0;
+}
+
+/*
+ * Issue 49.4: with kthreadd's children listed (/proc/2/task/2/children),
+ * a scan reads the stat of those tasks only: a user task's is never
+ * opened (here it is not even readable), nor that of a task not listed.
+ * Without the list, every task of /proc is read, as before.
+ */
+static void test_kworkers_from_kthreadd_children(void **state)
+{
+	struct faketree ft;
+	struct seen_kw s = { 0 };
+
+	(void)state;
+	ft_init(&ft);
+	ft_task(&ft, 2, 0, "kthreadd", 0, 0, 0, 1);
+	ft_task(&ft, 40, 2, "kworker/u9:0", 1, 20, 0, 100);
+	ft_task(&ft, 41, 2, "kworker/0:1H", 0, 0, -20, 101);
+	ft_task(&ft, 42, 2, "rcu_preempt", 1, 1, 0, 102);
+	ft_task(&ft, 43, 2, "kworker/u9:1", 0, 0, 0, 103);
+	ft_task(&ft, 500, 1, "sshd", 0, 0, 0, 200);
+	/* without the list: the walk of /proc finds every kworker */
+	assert_int_equal(for_each_kworker(ft.root, note_kw, &s), 0);
+	assert_int_equal(s.n, 3);
+
+	/* with it: what it lists, in its order, and nothing else */
+	ft_write(&ft, "/proc/2/task/2/children", "41 40 42 \n");
+	ft_write(&ft, "/proc/500/stat", "garbage, never read\n");
+	s.n = 0;
+	assert_int_equal(for_each_kworker(ft.root, note_kw, &s), 0);
+	assert_int_equal(s.n, 2);
+	assert_int_equal(s.pids[0], 41);
+	assert_int_equal(s.pids[1], 40);
+
+	/* a listed task gone since is no error; a list cut short is */
+	ft_write(&ft, "/proc/2/task/2/children", "41 77 40\n");
+	s.n = 0;
+	assert_int_equal(for_each_kworker(ft.root, note_kw, &s), 0);
+	assert_int_equal(s.n, 2);
+	ft_write(&ft, "/proc/2/task/2/children", "41 x40\n");
+	s.n = 0;
+	assert_int_equal(for_each_kworker(ft.root, note_kw, &s), -EINVAL);
+	ft_cleanup(&ft);
+}
+
 /*
  * Issue 16.16: a name longer than the buffer (leading zeros). The bytes
  * after the struct are watched, so a write past base fails here in a
@@ -189,6 +247,7 @@ int main(void)
 		cmocka_unit_test(test_kworker_needs_kthreadd_parent),
 		cmocka_unit_test(test_pool_ids),
 		cmocka_unit_test(test_mode_detection),
+		cmocka_unit_test(test_kworkers_from_kthreadd_children),
 	};
 
 	return cmocka_run_group_tests_name("discover", tests, NULL, NULL);
