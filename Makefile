@@ -20,7 +20,7 @@ WERROR ?= 1
 .PHONY: help all deps kernel kernel-plain kernel-tree kernel-export \
 	checkpatch daemon daemon-test selftests vm-run vm-shell \
 	vm-test vm-many-cpus check check-vm check-unit demo install clean distclean \
-	kernel-each race-demo rt-exit-repro rt-exit-demo flush-mutation no-policy-demo e2e fuzz \
+	kernel-each race-demo rt-exit-repro rt-exit-demo rt-stress flush-mutation no-policy-demo e2e fuzz \
 	board-kernel deps-graph
 
 help:
@@ -40,6 +40,7 @@ help:
 	@echo "  make race-demo     show the idle-cull test catching the race without the claim patch"
 	@echo "  make rt-exit-repro wq_rt_exit 50 rounds per test: exiting RT workers vs a /proc reader (ROUNDS)"
 	@echo "  make rt-exit-demo  show wq_rt_exit catching an exiting SCHED_FIFO worker that starves a task"
+	@echo "  make rt-stress     wqrtd_rtstress.sh STRESS_ROUNDS times (5), SECS seconds each (40): RT workers that come and go under hotplug, a FIFO hog, /proc readers"
 	@echo "  make flush-mutation show wq_flush catching a lost flush wait without the color sync"
 	@echo "  make no-policy-demo show the VM suite failing by name on a series without its policy attribute"
 	@echo "  make e2e           the user's day in a Debian + systemd VM on the patched kernel"
@@ -158,6 +159,15 @@ ROUNDS ?= 50
 rt-exit-repro: kernel
 	@WQRT_VM_APPEND="wqrt.rt_exit_rounds=$(ROUNDS)" WQRT_VM_TIMEOUT=3600 \
 		$(VM) script $(KERNEL) selftests/vm/rt-exit.sh
+
+# The stress of RT workers coming and going (issue 49), longer than make
+# check's one 40 s run: STRESS_ROUNDS rounds of SECS seconds in one boot.
+STRESS_ROUNDS ?= 5
+SECS ?= 40
+rt-stress: kernel
+	@WQRT_VM_APPEND="wqrt.rtstress_rounds=$(STRESS_ROUNDS) wqrt.rtstress_s=$(SECS)" \
+		WQRT_VM_TIMEOUT=$$(( $(STRESS_ROUNDS) * ($(SECS) + 60) + 300 )) \
+		$(VM) script $(KERNEL) selftests/vm/rt-stress.sh
 
 # The series without the return of an exiting worker to SCHED_NORMAL
 # (kernel/variants/rt-exit-nofix): wq_rt_exit must catch an exiting

@@ -8,7 +8,9 @@
 # in a kworker that was SCHED_FIFO 20, on CPU 0. With that profile, the
 # display survives 400 blank/unblank cycles under capture: 6.12's vkms
 # waited for its vblank timer's callback under the locks that callback
-# takes, and the guest hung within the first 50 (kernel/stable/0002).
+# takes, and the guest hung within the first 50 (kernel/stable/0002). With
+# the composer worker made to hold its lock long (a test knob), no work is
+# queued on a composer state that a commit has freed (kernel/stable/0004).
 # SIGTERM puts the workqueue back.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/wqrt_trace.sh"
@@ -46,7 +48,7 @@ rtprio = 20
 cpumask = 0
 CONF
 
-ktap_set_plan 10
+ktap_set_plan 11
 ktap_test_result "$WQ (ordered, no WQ_SYSFS) is in sysfs through workqueue.sysfs=" \
 	test -e "$WQDIR/$WQ/policy"
 ktap_test_result "...with max_active read-only" \
@@ -76,6 +78,36 @@ if taskset 1 "$CRC" --cycles 400 > "$TMPD/cycles" 2>&1; then
 else
 	ktap_test_fail "vkms survives 400 blank/unblank cycles under capture"
 	sed 's/^/#   /' "$TMPD/cycles"
+fi
+
+# The composer state's lifetime: the vblank timer's callback picks
+# output->composer_state, then queues that state's work; a commit that
+# blanks the output replaces the state, flushes the old state's work and
+# frees it. On PREEMPT_RT the callback runs in a thread that the FIFO
+# composer worker or any RT task can preempt between the two, and the
+# blanking commit then frees the state before its work is queued: a crash
+# in compose_active_planes() in make check. The test knob
+# vkms.debug_vblank_queue_delay_us (kernel/variants/debug-knobs) holds the
+# callback 8 ms there at every frame; a work queued on a freed state shows
+# as an ODEBUG report or an oops (which the VM runner fails on too).
+KNOB=/sys/module/vkms/parameters/debug_vblank_queue_delay_us
+reports() { dmesg | grep -cE 'ODEBUG|general protection|BUG:|Oops|WARNING:'; }
+composer_state_lifetime() {
+	_before=$(reports)
+	echo 8000 > "$KNOB" || return 1
+	taskset 1 "$CRC" --cycles 200 > "$TMPD/late" 2>&1
+	_rc=$?
+	echo 0 > "$KNOB"
+	_after=$(reports)
+	ktap_print_msg "200 cycles with the vblank callback held 8 ms before it queues: exit $_rc, $((_after - _before)) new kernel report(s)"
+	[ "$_rc" = 0 ] && [ "$_after" = "$_before" ]
+}
+if [ -w "$KNOB" ]; then
+	ktap_test_result "vkms queues no composer work on a state a commit freed (200 cycles, callback held 8 ms)" \
+		composer_state_lifetime
+else
+	ktap_test_skip "vkms queues no composer work on a state a commit freed" \
+		"no $KNOB (a kernel without the test knobs of kernel/variants/debug-knobs)"
 fi
 
 stop_wqrtd
