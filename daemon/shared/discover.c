@@ -238,7 +238,7 @@ int wq_read_state(const char *root, const char *wq, struct wq_state *st)
 	char path[WQRT_PATH_MAX], buf[ATTR_TEXT_MAX];
 	struct log_ctx lc = { .wq = wq };
 	struct stat sb;
-	int a;
+	int a, err;
 
 	memset(st, 0, sizeof(*st));
 	if (wq_path(path, sizeof(path), root, wq, NULL) ||
@@ -246,9 +246,16 @@ int wq_read_state(const char *root, const char *wq, struct wq_state *st)
 		return -ENOENT;
 	for (a = 0; a < WA_NR; a++) {
 		if (wq_path(path, sizeof(path), root, wq, attr_name(a)) ||
-		    stat(path, &sb) || read_text(path, buf, sizeof(buf)))
+		    stat(path, &sb))
 			continue;
 		lc.attr = attr_name(a);
+		err = read_text(path, buf, sizeof(buf));
+		if (err == -EFBIG)
+			log_full(LOG_WARNING, &lc,
+				 "%s: longer than %zu bytes (a cpumask of more than %d CPUs?); left alone",
+				 path, sizeof(buf) - 1, WQRT_MAX_CPUS);
+		if (err)
+			continue;
 		if (attr_parse_sysfs(a, buf, &st->cur)) {
 			log_full(LOG_WARNING, &lc, "%s: %s reads \"%s\"?", wq,
 				 attr_name(a), buf);
@@ -295,32 +302,48 @@ bool sysfs_series_present(const char *root)
 	return for_each_workqueue(root, has_policy, (void *)root) == 1;
 }
 
-int parse_pool_ids(const char *text, int *ids, int max)
+int parse_pool_ids(const char *text, int **ids)
 {
 	const char *p = text;
 	int n = 0, pod, pool, used;
+	int *v;
 
+	*ids = NULL;
 	while (*p) {
 		while (*p == ' ' || *p == '\n')
 			p++;
 		if (!*p)
 			break;
-		if (sscanf(p, "%d:%d%n", &pod, &pool, &used) != 2)
+		if (sscanf(p, "%d:%d%n", &pod, &pool, &used) != 2) {
+			free(*ids);
+			*ids = NULL;
 			return -EINVAL;
+		}
 		p += used;
-		if (n < max)
-			ids[n++] = pool;
+		v = array_grow(*ids, n, sizeof(*v));
+		if (!v) {
+			free(*ids);
+			*ids = NULL;
+			return -ENOMEM;
+		}
+		*ids = v;
+		v[n++] = pool;
 	}
 	return n;
 }
 
-int wq_read_pool_ids(const char *root, const char *wq, int *ids, int max)
+int wq_read_pool_ids(const char *root, const char *wq, int **ids)
 {
-	char path[WQRT_PATH_MAX], buf[1024];
+	char path[WQRT_PATH_MAX], *text;
 	int err;
 
+	*ids = NULL;
 	err = wq_path(path, sizeof(path), root, wq, "pool_ids");
 	if (!err)
-		err = read_text(path, buf, sizeof(buf));
-	return err ? err : parse_pool_ids(buf, ids, max);
+		err = read_text_alloc(path, &text);
+	if (err)
+		return err;
+	err = parse_pool_ids(text, ids);
+	free(text);
+	return err;
 }

@@ -41,8 +41,13 @@ struct stat;
 int trust_check(const char *path, const struct stat *st, char *why,
 		size_t size);
 
-/* Read a whole small file, strip the trailing newline. -errno on error. */
+/*
+ * Read a whole small file into buf, strip the trailing newline. -errno on
+ * error; -EFBIG when it does not fit: a text is never cut short.
+ */
 int read_text(const char *path, char *buf, size_t size);
+/* The same, into a buffer sized from the file (free it). 0 or -errno. */
+int read_text_alloc(const char *path, char **text);
 /* Write buf to path in one write(). -errno on error. */
 int write_text(const char *path, const char *buf);
 

@@ -6,8 +6,8 @@
 #include <stdbool.h>
 #include <sys/types.h>
 
-/* an attribute's text: a cpumask of 8192 CPUs in hex is 2303 bytes */
-#define FT_ATTR_MAX 2400
+/* an attribute's text: pool_ids of 512 pods is some 5000 bytes */
+#define FT_ATTR_MAX 8192
 
 struct faketree {
 	char root[256];

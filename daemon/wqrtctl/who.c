@@ -83,7 +83,7 @@ static void who_wq(const struct inventory *inv, const struct config *cfg,
 	static const char *const attrs[] = { "policy",	 "rtprio",  "nice",
 					     "cpumask", "pool_ids", NULL };
 	const struct inv_wq *w = NULL;
-	char path[WQRT_PATH_MAX], val[256], reason[256];
+	char path[WQRT_PATH_MAX], *val, reason[256];
 	const struct rule *rule;
 	struct stat st;
 	size_t i;
@@ -96,8 +96,10 @@ static void who_wq(const struct inventory *inv, const struct config *cfg,
 						    "unbound or ordered");
 		for (i = 0; attrs[i]; i++)
 			if (!wq_path(path, sizeof(path), "/", wq, attrs[i]) &&
-			    !read_text(path, val, sizeof(val)))
+			    !read_text_alloc(path, &val)) {
 				printf(" %s %s", attrs[i], val);
+				free(val);
+			}
 		printf("\n");
 	} else {
 		printf("    not in sysfs: %s\n",

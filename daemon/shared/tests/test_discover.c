@@ -8,6 +8,7 @@
 
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "discover.h"
@@ -127,14 +128,56 @@ static void test_kworker_needs_kthreadd_parent(void **state)
 
 static void test_pool_ids(void **state)
 {
-	int ids[4];
+	struct faketree ft;
+	char text[8192];
+	size_t len = 0;
+	int *ids, pod;
 
 	(void)state;
-	assert_int_equal(parse_pool_ids("0:5 1:7\n", ids, 4), 2);
+	assert_int_equal(parse_pool_ids("0:5 1:7\n", &ids), 2);
 	assert_int_equal(ids[0], 5);
 	assert_int_equal(ids[1], 7);
-	assert_int_equal(parse_pool_ids("", ids, 4), 0);
-	assert_int_equal(parse_pool_ids("5", ids, 4), -EINVAL);
+	free(ids);
+	assert_int_equal(parse_pool_ids("", &ids), 0);
+	assert_null(ids);
+	assert_int_equal(parse_pool_ids("5", &ids), -EINVAL);
+	assert_null(ids);
+	/* issue 46.8: 512 pods, every one of them (a file over 4 KiB) */
+	for (pod = 0; pod < 512; pod++)
+		len += snprintf(text + len, sizeof(text) - len, "%s%d:%d",
+				pod ? " " : "", pod, 10000 + pod);
+	ft_init(&ft);
+	ft_wq(&ft, "tty_flip", true);
+	ft_set(&ft, "tty_flip", "pool_ids", text);
+	assert_int_equal(wq_read_pool_ids(ft.root, "tty_flip", &ids), 512);
+	assert_int_equal(ids[0], 10000);
+	assert_int_equal(ids[511], 10511);
+	free(ids);
+	ft_cleanup(&ft);
+}
+
+/* Issue 46.8: a file longer than the buffer is an error, not cut short */
+static void test_read_text_never_cuts(void **state)
+{
+	struct faketree ft;
+	char buf[8], path[300], *text;
+
+	(void)state;
+	ft_init(&ft);
+	snprintf(path, sizeof(path), "%s/f", ft.root);
+	ft_write(&ft, "/f", "1234567\n");
+	/* seven bytes and the newline fit in eight */
+	assert_int_equal(read_text(path, buf, sizeof(buf)), 0);
+	assert_string_equal(buf, "1234567");
+	ft_write(&ft, "/f", "12345678\n");
+	assert_int_equal(read_text(path, buf, sizeof(buf)), -EFBIG);
+	ft_write(&ft, "/f", "1234567\n\n");
+	assert_int_equal(read_text(path, buf, sizeof(buf)), -EFBIG);
+	assert_int_equal(read_text_alloc(path, &text), 0);
+	assert_string_equal(text, "1234567");
+	free(text);
+	assert_int_equal(read_text(ft.root, buf, sizeof(buf)), -EISDIR);
+	ft_cleanup(&ft);
 }
 
 static void test_mode_detection(void **state)
@@ -188,6 +231,7 @@ int main(void)
 		cmocka_unit_test(test_stat_parse),
 		cmocka_unit_test(test_kworker_needs_kthreadd_parent),
 		cmocka_unit_test(test_pool_ids),
+		cmocka_unit_test(test_read_text_never_cuts),
 		cmocka_unit_test(test_mode_detection),
 	};
 

@@ -445,6 +445,38 @@ static void test_pool_worker_follows_workqueue(void **state)
 	assert_int_equal(sched_of(103).rtprio, 5);
 }
 
+/*
+ * Issue 46.8: pool_ids was read through a 1024-byte buffer into at most
+ * 64 pools, cut without a word. With 512 pods (affinity_scope = cpu on a
+ * large machine) the workers of the pools past the cut were nobody's, and
+ * a [kworker:kworker/u*] rule demoted them from the FIFO the kernel gave
+ * them.
+ */
+static void test_pool_ids_512_pods(void **state)
+{
+	char ids[8192];
+	size_t len = 0;
+	int pod;
+
+	(void)state;
+	series_tree();
+	for (pod = 0; pod < 512; pod++)
+		len += snprintf(ids + len, sizeof(ids) - len, "%s%d:%d",
+				pod ? " " : "", pod, 1000 + pod);
+	ft_set(&ft, "tty_flip", "pool_ids", ids);
+	/* the kernel made it FIFO 20, as its pool's workqueue asks */
+	ft_task(&ft, 600, 2, "kworker/u1511:0", SCHED_FIFO, 20, 0, 60);
+	start("[wq:tty_flip]\npolicy = fifo\nrtprio = 20\n"
+	      "[kworker:kworker/u*]\npolicy = fifo\nrtprio = 5\n");
+	ft_set(&ft, "tty_flip", "policy", "fifo");
+	ft_set(&ft, "tty_flip", "rtprio", "20");
+	assert_int_equal(daemon_scan(&d), 0);
+	assert_int_equal(sched_of(600).policy, SCHED_FIFO);
+	assert_int_equal(sched_of(600).rtprio, 20);
+	/* the rest are the [kworker:] rule's */
+	assert_int_equal(sched_of(103).rtprio, 5);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -471,6 +503,7 @@ int main(void)
 		T(test_truncated_rescuer_ambiguous),
 		T(test_exit_forgets_kworker),
 		T(test_pool_worker_follows_workqueue),
+		T(test_pool_ids_512_pods),
 #undef T
 	};
 
