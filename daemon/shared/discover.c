@@ -123,7 +123,7 @@ int for_each_kworker_ops(const char *root, const struct sys_ops *ops,
 	char path[WQRT_PATH_MAX];
 	struct dirent *de;
 	DIR *dir;
-	int err = 0, r;
+	int err = 0, bad = 0, stop = 0, r;
 
 	if (!ops)
 		ops = &sys_ops_real;
@@ -132,7 +132,7 @@ int for_each_kworker_ops(const char *root, const struct sys_ops *ops,
 	dir = opendir(path);
 	if (!dir)
 		return -errno;
-	while (!err && (de = next_entry(ops, dir, &err))) {
+	while (!stop && (de = next_entry(ops, dir, &err))) {
 		struct task_info t;
 
 		if (!isdigit((unsigned char)de->d_name[0]))
@@ -141,15 +141,24 @@ int for_each_kworker_ops(const char *root, const struct sys_ops *ops,
 		/* gone since the readdir: not an error */
 		if (r == -ENOENT || r == -ESRCH)
 			continue;
+		/*
+		 * One task that cannot be read stops nothing: the others are
+		 * visited, and the listing is said to be incomplete.
+		 */
 		if (r) {
-			err = r;
-			break;
+			log_warn("%s/%s/stat: %s; that task is left out",
+				 path, de->d_name,
+				 r == -EINVAL ? "cannot be parsed" :
+						strerror(-r));
+			if (!bad)
+				bad = r;
+			continue;
 		}
 		if (task_is_kworker(&t))
-			err = cb(&t, arg);
+			stop = cb(&t, arg);
 	}
 	closedir(dir);
-	return err;
+	return stop ? stop : err ? err : bad;
 }
 
 int for_each_kworker(const char *root, task_visit_fn cb, void *arg)

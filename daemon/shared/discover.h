@@ -44,7 +44,10 @@ struct sys_ops;
  * directory with a max_active attribute); cb's non-zero return stops
  * the walk and is returned. A listing that fails (readdir, an lstat or a
  * read other than ENOENT: the entry went away) returns -errno: what it
- * did not visit is not gone. The _ops variants list through ops.
+ * did not visit is not gone. A task whose stat cannot be read is said
+ * (logged, with its path) and left out, the others visited, and the
+ * listing returns its -errno at the end. The _ops variants list through
+ * ops.
  */
 typedef int (*task_visit_fn)(const struct task_info *t, void *arg);
 int for_each_kworker(const char *root, task_visit_fn cb, void *arg);

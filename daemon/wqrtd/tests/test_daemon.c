@@ -477,6 +477,33 @@ static void test_pool_ids_512_pods(void **state)
 	assert_int_equal(sched_of(103).rtprio, 5);
 }
 
+/*
+ * Issue 46.9: one /proc/PID/stat that cannot be read stopped the whole
+ * kworker pass: the kworkers the listing had not reached yet were left
+ * as they were. Bad entries before and after the kworkers in creation
+ * order, whatever order the directory lists them in.
+ */
+static void test_bad_stat_does_not_stop_the_pass(void **state)
+{
+	(void)state;
+	ft_write(&ft, "/proc/90/stat", "90 (broken\n");
+	series_tree();
+	ft_write(&ft, "/proc/190/stat", "190 (broken\n");
+	start(conf_rt);
+	/* counted once per scan, and named */
+	assert_true(daemon_scan(&d) >= 1);
+	assert_true(ft_logged("/proc/90/stat"));
+	assert_true(ft_logged("/proc/190/stat"));
+	assert_int_equal(sched_of(100).policy, SCHED_FIFO);
+	assert_int_equal(sched_of(101).policy, SCHED_FIFO);
+	assert_int_equal(sched_of(102).policy, SCHED_FIFO);
+	assert_int_equal(d.nkws, 3);
+	/* a listing cut short forgets nothing: 102 is gone, but unseen */
+	ft_task_rm(&ft, 102);
+	daemon_scan(&d);
+	assert_int_equal(d.nkws, 3);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -504,6 +531,7 @@ int main(void)
 		T(test_exit_forgets_kworker),
 		T(test_pool_worker_follows_workqueue),
 		T(test_pool_ids_512_pods),
+		T(test_bad_stat_does_not_stop_the_pass),
 #undef T
 	};
 
