@@ -232,7 +232,7 @@ const struct sys_ops sys_ops_fake_root = {
 
 void sys_ops_for_root(struct sys_ops *o, const char *root)
 {
-	if (!root || !strcmp(root, "/")) {
+	if (root_is_real(root)) {
 		*o = sys_ops_real;
 	} else {
 		*o = sys_ops_fake_root;

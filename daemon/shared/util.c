@@ -11,6 +11,21 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+bool root_is_real(const char *root)
+{
+	struct stat a, b;
+
+	if (!root || !*root || !strcmp(root, "/"))
+		return true;
+	return !stat(root, &a) && !stat("/", &b) && a.st_dev == b.st_dev &&
+	       a.st_ino == b.st_ino;
+}
+
+const char *root_canon(const char *root)
+{
+	return root_is_real(root) ? "/" : root;
+}
+
 int path_fmt(char *buf, size_t size, const char *root, const char *fmt, ...)
 {
 	va_list ap;

@@ -25,6 +25,14 @@ struct cpubits {
 	uint64_t w[WQRT_MAX_CPUS / 64];
 };
 
+/*
+ * Does root name the real system: NULL, "", or the directory "/" is
+ * (same device and inode: "//", "/proc/..")? root_canon(): "/" for those,
+ * root otherwise; the options --root take go through it, so that every
+ * later check of root against "/" holds.
+ */
+bool root_is_real(const char *root);
+const char *root_canon(const char *root);
 /* Build ROOT + the formatted path; root "" or "/" means the real system. */
 int path_fmt(char *buf, size_t size, const char *root, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));

@@ -82,7 +82,7 @@ int parse_cmd_opts(int argc, char **argv, unsigned int accepts,
 			o->config = optarg;
 			break;
 		case 'r':
-			o->root = optarg;
+			o->root = root_canon(optarg);
 			break;
 		default:
 			ctl_usage(stderr);

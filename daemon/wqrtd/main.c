@@ -114,7 +114,7 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 			o->foreground = true;
 			break;
 		case O_ROOT:
-			o->root = optarg;
+			o->root = root_canon(optarg);
 			break;
 		case O_TIMING:
 			o->timing = optarg;

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "discover.h"
+#include "sysops.h"
 #include "faketree.h"
 
 static void test_classify_unbound(void **state)
@@ -220,6 +221,28 @@ static void test_classify_long_comm(void **state)
 		assert_int_equal(g.after[i], 0x5a);
 }
 
+/*
+ * Issue 46.9: --root // (or /proc/..) named the real system and passed
+ * the checks made for a fake root: the stat-file operations of a fake
+ * /proc ran on the real one, and restore's root check was skipped.
+ */
+static void test_real_root_spellings(void **state)
+{
+	struct sys_ops o;
+
+	(void)state;
+	sys_ops_for_root(&o, "//");
+	assert_ptr_equal(o.sched_set, sys_ops_real.sched_set);
+	sys_ops_for_root(&o, "/proc/..");
+	assert_ptr_equal(o.sched_set, sys_ops_real.sched_set);
+	assert_string_equal(root_canon("//"), "/");
+	assert_string_equal(root_canon("/./"), "/");
+	assert_string_equal(root_canon(""), "/");
+	assert_string_equal(root_canon("/tmp"), "/tmp");
+	sys_ops_for_root(&o, "/tmp");
+	assert_ptr_equal(o.sched_set, sys_ops_fake_root.sched_set);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -232,6 +255,7 @@ int main(void)
 		cmocka_unit_test(test_kworker_needs_kthreadd_parent),
 		cmocka_unit_test(test_pool_ids),
 		cmocka_unit_test(test_read_text_never_cuts),
+		cmocka_unit_test(test_real_root_spellings),
 		cmocka_unit_test(test_mode_detection),
 	};
 
