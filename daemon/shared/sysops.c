@@ -86,8 +86,23 @@ static int real_pidfd_exited(void *ctx, int fd)
 	return n > 0;
 }
 
+static int real_open(const char *path, int flags, mode_t mode)
+{
+	return open(path, flags, mode);
+}
+
+/* The calls of a durable save: the real ones, or a test's (ctx) */
+static const struct file_calls real_file_calls = {
+	.open = real_open,
+	.write = write,
+	.fsync = fsync,
+	.close = close,
+	.rename = rename,
+	.unlink = unlink,
+};
+
 /* fsync the directory that holds path: a rename in it is then durable */
-static int sync_dir_of(const char *path)
+static int sync_dir_of(const struct file_calls *fc, const char *path)
 {
 	char dir[WQRT_PATH_MAX];
 	char *slash;
@@ -99,53 +114,55 @@ static int sync_dir_of(const char *path)
 		snprintf(dir, sizeof(dir), ".");
 	else
 		*(slash == dir ? slash + 1 : slash) = '\0';
-	fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	fd = fc->open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC, 0);
 	if (fd < 0)
 		return -errno;
-	if (fsync(fd))
+	if (fc->fsync(fd))
 		err = -errno;
-	close(fd);
+	fc->close(fd);
 	return err;
 }
 
 int sys_save_file(void *ctx, const char *path, const char *text, size_t len)
 {
+	const struct file_calls *fc = ctx ? ctx : &real_file_calls;
 	char tmp[WQRT_PATH_MAX + 8];
 	size_t done = 0;
 	ssize_t n;
 	int fd, err = 0;
 
-	(void)ctx;
 	if (!text) {
-		if (unlink(path) && errno != ENOENT)
+		if (fc->unlink(path) && errno != ENOENT)
 			return -errno;
-		return sync_dir_of(path);
+		return sync_dir_of(fc, path);
 	}
 	if (snprintf(tmp, sizeof(tmp), "%s.new", path) >= (int)sizeof(tmp))
 		return -ENAMETOOLONG;
-	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW,
-		  0600);
+	fd = fc->open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW,
+		      0600);
 	if (fd < 0)
 		return -errno;
 	while (!err && done < len) {
-		n = write(fd, text + done, len - done);
+		n = fc->write(fd, text + done, len - done);
 		if (n < 0 && errno != EINTR)
 			err = -errno;
+		else if (n == 0)
+			err = -EIO; /* no progress: never spin */
 		else if (n > 0)
 			done += n;
 	}
 	/* ENOSPC and EIO may only show here */
-	if (!err && fsync(fd))
+	if (!err && fc->fsync(fd))
 		err = -errno;
-	if (close(fd) && !err)
+	if (fc->close(fd) && !err)
 		err = -errno;
-	if (!err && rename(tmp, path))
+	if (!err && fc->rename(tmp, path))
 		err = -errno;
 	if (err) {
-		unlink(tmp);
+		fc->unlink(tmp);
 		return err;
 	}
-	return sync_dir_of(path);
+	return sync_dir_of(fc, path);
 }
 
 int sys_lstat(void *ctx, const char *path, struct stat *st)
@@ -221,11 +238,19 @@ static int fake_set(void *ctx, pid_t pid, const struct sched_val *v)
 	return write_text(path, out);
 }
 
+/* ctx is the root: the real calls save */
+static int fake_save_file(void *ctx, const char *path, const char *text,
+			  size_t len)
+{
+	(void)ctx;
+	return sys_save_file(NULL, path, text, len);
+}
+
 const struct sys_ops sys_ops_fake_root = {
 	.sched_get = fake_get,
 	.sched_set = fake_set,
 	.write_attr = real_write,
-	.save_file = sys_save_file,
+	.save_file = fake_save_file,
 	.lstat = sys_lstat,
 	.readdir = sys_readdir,
 };

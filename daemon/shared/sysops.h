@@ -53,7 +53,23 @@ struct sys_ops {
 	void *ctx;
 };
 
-/* The real save_file, lstat and readdir (0 or -errno; NULL, errno) */
+/*
+ * The system calls of sys_save_file(), each as its libc function (-1 and
+ * errno): the tests give theirs, to see each call and fail any of them.
+ */
+struct file_calls {
+	int (*open)(const char *path, int flags, mode_t mode);
+	ssize_t (*write)(int fd, const void *buf, size_t n);
+	int (*fsync)(int fd);
+	int (*close)(int fd);
+	int (*rename)(const char *from, const char *to);
+	int (*unlink)(const char *path);
+};
+
+/*
+ * The real save_file (ctx: a struct file_calls, NULL for the real ones),
+ * lstat and readdir (0 or -errno; NULL, errno)
+ */
 int sys_save_file(void *ctx, const char *path, const char *text, size_t len);
 int sys_lstat(void *ctx, const char *path, struct stat *st);
 struct dirent *sys_readdir(void *ctx, DIR *dir);
