@@ -41,6 +41,7 @@ struct opts {
 struct ctx {
 	struct daemon d;
 	char run_dir[WQRT_PATH_MAX]; /* originals and what it publishes */
+	int lock; /* the fd that holds RUN_DIR/lock, or -1 */
 	unsigned int published; /* runstate_publish()'s generation */
 	struct nlw nl;
 	struct opts o;
@@ -213,8 +214,9 @@ static int use_originals(struct ctx *c)
 		int fd = runstate_lock(c->run_dir, &holder);
 
 		if (fd == -EWOULDBLOCK) {
-			log_err("wqrtd (pid %d) holds %s, the originals of what it changed: nothing is changed beside it (wqrtctl status shows it; --dry-run and --check still work)",
-				(int)holder, c->run_dir);
+			log_err("pid %d (%s) holds %s, the originals of what it changed: nothing is changed beside it (wqrtctl status shows a running wqrtd; --dry-run and --check still work)",
+				(int)holder, runstate_holder_name(holder),
+				c->run_dir);
 			return EX_TEMPFAIL;
 		}
 		if (fd < 0) {
@@ -222,17 +224,19 @@ static int use_originals(struct ctx *c)
 				c->run_dir, strerror(-fd));
 			return EX_CANTCREAT;
 		}
+		c->lock = fd;
 	}
 	snprintf(state, sizeof(state), "%s/originals", c->run_dir);
 	err = daemon_use_state(&c->d, state);
 	if (err && err != -ESTALE && !c->o.dry_run) {
-		if (err != -EPERM)
+		/* untrusted, or a line that cannot be read: said already */
+		if (err != -EPERM && err != -EBADMSG)
 			log_err("%s: %s", state, strerror(-err));
 		log_err("%s: its originals cannot be used, and would be lost: nothing is changed (see wqrtd(8), FILES)",
 			state);
 		return EX_DATAERR;
 	}
-	if (err && err != -EPERM && err != -ESTALE)
+	if (err && err != -EPERM && err != -ESTALE && err != -EBADMSG)
 		log_warn("%s: %s", state, strerror(-err));
 	/* --dry-run: read, never written */
 	if (c->o.dry_run)
@@ -514,8 +518,13 @@ static int on_term(sd_event_source *s, const struct signalfd_siginfo *si,
 	if (c->d.cfg->restore_on_exit && !keep_for_restart(c)) {
 		int fails = daemon_restore(&c->d);
 
-		log_info("restored original settings%s",
-			 fails ? " (with failures, see above)" : "");
+		if (fails) {
+			/* the exit status says so: what is left is in the file */
+			log_err("%d original(s) could not be put back; %s/originals keeps them for wqrtctl restore",
+				fails, c->run_dir);
+			return sd_event_exit(c->ev, EX_IOERR);
+		}
+		log_info("restored original settings");
 	}
 	return sd_event_exit(c->ev, 0);
 }
@@ -616,9 +625,14 @@ static int run_daemon(struct ctx *c)
 		log_info("--timing: fork -> verified of new kworkers to %s",
 			 c->o.timing);
 	}
-	if (!c->o.foreground && !getenv("NOTIFY_SOCKET") && daemon(0, 0) < 0) {
-		log_err("daemon(): %s", strerror(errno));
-		return EX_OSERR;
+	if (!c->o.foreground && !getenv("NOTIFY_SOCKET")) {
+		if (daemon(0, 0) < 0) {
+			log_err("daemon(): %s", strerror(errno));
+			return EX_OSERR;
+		}
+		/* the child holds the lock now: it names itself */
+		if (c->lock >= 0)
+			runstate_lock_owner(c->lock);
 	}
 	r = setup_loop(c);
 	if (r < 0) {
@@ -648,12 +662,13 @@ static int run_daemon(struct ctx *c)
 	sd_event_source_unref(c->tick);
 	sd_event_unref(c->ev);
 	timing_close(&c->tm);
-	return r < 0 ? EX_OSERR : 0;
+	/* sd_event_exit()'s code: a put-back at stop that failed */
+	return r < 0 ? EX_OSERR : r;
 }
 
 int main(int argc, char **argv)
 {
-	struct ctx c = { 0 };
+	struct ctx c = { .lock = -1 };
 	struct config *cfg;
 	int r;
 
