@@ -26,7 +26,7 @@ alive() { kill -0 "$1" 2>/dev/null; }
 dead() { ! kill -0 "$1" 2>/dev/null; }
 
 ktap_print_header
-ktap_set_plan 9
+ktap_set_plan 10
 
 # --- the lock names who holds it, after daemon() too ---
 "$B/wqrtd" -c "$T/nice.conf" --root "$T" 2> "$T/dlog"
@@ -73,4 +73,10 @@ ktap_test_result "...and wqrtd refuses to change anything beside it (65)" \
 	sh -c "[ $? -eq 65 ] && cmp -s '$R/originals' '$T/orig.before'"
 rm -f "$R/originals"
 echo 0 > "$W/nice"
+
+# --- the unit: an exit that restarting cannot fix is not restarted ---
+U=$(dirname "$0")/../../conf/wqrtd.service
+prevent=$(sed -n 's/^RestartPreventExitStatus=//p' "$U" | xargs)
+ktap_test_result "RestartPreventExitStatus= has 64 65 73 75 77 78 (usage, originals, runtime directory, another holder, root, configuration): '$prevent'" \
+	sh -c "for c in 64 65 73 75 77 78; do case ' $prevent ' in *\" \$c \"*) ;; *) exit 1 ;; esac; done"
 ktap_finished
