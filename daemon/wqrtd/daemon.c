@@ -516,8 +516,18 @@ static void plan_kw_into(struct daemon *d, const struct task_info *ti)
 	snprintf(k->comm, sizeof(k->comm), "%s", ti->comm);
 	k->keep = p.keep;
 	k->seen = true;
-	if ((p.drift || p.restore) && !queue_kw(d, &p))
+	if (p.drift || p.restore) {
+		/*
+		 * A change waits for its original in the pass's one save: no
+		 * room for the job, no change (again on the next scan)
+		 */
+		err = queue_kw(d, &p);
+		if (err) {
+			count(d, err);
+			judged(d, ti->pid, ti->comm, err);
+		}
 		return;
+	}
 	err = kw_apply_recorded(&d->ax, k, &p, false);
 	judged(d, ti->pid, ti->comm, err);
 	if (err == -ESRCH)
