@@ -127,8 +127,24 @@ void ft_readonly(struct faketree *ft, const char *wq, const char *attr)
 void ft_task(struct faketree *ft, pid_t pid, pid_t ppid, const char *comm,
 	     int policy, int rtprio, int nice, unsigned long long start)
 {
+	ft_task_sched(ft, pid, ppid,
+		      ppid == KTHREADD_PID ? PF_KTHREAD | 0x40 : 0x40, comm,
+		      policy, rtprio, nice, start);
+}
+
+void ft_task_flags(struct faketree *ft, pid_t pid, pid_t ppid,
+		   unsigned int flags, const char *comm,
+		   unsigned long long start)
+{
+	ft_task_sched(ft, pid, ppid, flags | 0x40, comm, SCHED_OTHER, 0, 0,
+		      start);
+}
+
+void ft_task_sched(struct faketree *ft, pid_t pid, pid_t ppid,
+		   unsigned int flags, const char *comm, int policy,
+		   int rtprio, int nice, unsigned long long start)
+{
 	char rel[64], stat[600];
-	unsigned int flags = ppid == KTHREADD_PID ? PF_KTHREAD | 0x40 : 0x40;
 
 	/* fields 1..52 of proc(5) */
 	snprintf(stat, sizeof(stat),
@@ -344,9 +360,15 @@ static int fo_set(void *ctx, pid_t pid, const struct sched_val *v)
 	if (fo->reuse_pid && pid == fo->reuse_pid) {
 		struct faketree ft;
 
-		/* the kworker exits, a user process gets its pid */
+		/* the kworker exits, another task gets its pid */
 		snprintf(ft.root, sizeof(ft.root), "%s", fo->root);
-		ft_task(&ft, pid, 1000, "evil", SCHED_OTHER, 0, 0, 99999);
+		if (!fo->reuse_comm)
+			ft_task(&ft, pid, 1000, "evil", SCHED_OTHER, 0, 0,
+				99999);
+		else
+			ft_task_flags(&ft, pid, KTHREADD_PID,
+				      fo->reuse_kthread ? PF_KTHREAD : 0,
+				      fo->reuse_comm, 99999);
 		fo->reuse_pid = 0;
 	}
 	return sys_ops_fake_root.sched_set((void *)fo->root, pid, v);

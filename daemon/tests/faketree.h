@@ -29,6 +29,13 @@ void ft_task_switches(struct faketree *ft, pid_t pid, unsigned long n);
 /* A task: ROOT/proc/PID/stat; ppid 2 + PF_KTHREAD makes it a kworker. */
 void ft_task(struct faketree *ft, pid_t pid, pid_t ppid, const char *comm,
 	     int policy, int rtprio, int nice, unsigned long long start);
+/* A task with these flags (PF_KTHREAD or not), SCHED_OTHER nice 0 */
+void ft_task_flags(struct faketree *ft, pid_t pid, pid_t ppid,
+		   unsigned int flags, const char *comm,
+		   unsigned long long start);
+void ft_task_sched(struct faketree *ft, pid_t pid, pid_t ppid,
+		   unsigned int flags, const char *comm, int policy,
+		   int rtprio, int nice, unsigned long long start);
 void ft_task_rm(struct faketree *ft, pid_t pid);
 /* A temp config file holding text; returns its path (static buffer). */
 const char *ft_conf(struct faketree *ft, const char *text);
@@ -62,8 +69,15 @@ struct fake_ops {
 	/* before each write and sched_set: snap = the content of snap_path */
 	const char *snap_path;
 	struct strlist snaps; /* "wq/attr=value|CONTENT" or "pid N|CONTENT" */
-	/* sched_set on reuse_pid: first the pid goes to another task */
+	/*
+	 * sched_set on reuse_pid: first the pid goes to another task, a
+	 * user process ("evil"); with reuse_comm, a task of that name,
+	 * forked by kthreadd: a kernel thread with reuse_kthread, else a
+	 * usermode helper (no PF_KTHREAD)
+	 */
 	pid_t reuse_pid;
+	const char *reuse_comm;
+	bool reuse_kthread;
 	/* its pidfd says exiting_pid exited (it is still in /proc) */
 	pid_t exiting_pid;
 	pid_t pidfd_pid; /* the pid of the last pidfd opened */

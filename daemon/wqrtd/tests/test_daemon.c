@@ -504,6 +504,59 @@ static void test_bad_stat_does_not_stop_the_pass(void **state)
 	assert_int_equal(d.nkws, 3);
 }
 
+/*
+ * Issue 46.7: the pid changes hands between the look and the set, to
+ * another kworker or to a usermode helper (kthreadd's child without
+ * PF_KTHREAD). Each is put back to what such a task is born with, said
+ * at LOG_CRIT with its name; a kworker is then planned as any other.
+ */
+static void test_pid_handed_to_umh(void **state)
+{
+	(void)state;
+	series_tree();
+	fo.reuse_pid = 102;
+	fo.reuse_comm = "modprobe";
+	start(conf_rt);
+	daemon_scan(&d);
+	assert_int_equal(sched_of(102).policy, SCHED_OTHER);
+	assert_int_equal(sched_of(102).rtprio, 0);
+	assert_int_equal(sched_of(102).nice, 0);
+	assert_true(ft_logged_at(LOG_CRIT, "its new owner (modprobe)"));
+	/* no kworker: never touched again */
+	fo.sched_sets = 0;
+	daemon_scan(&d);
+	assert_int_equal(sched_of(102).policy, SCHED_OTHER);
+}
+
+static void test_pid_handed_to_kworker(void **state)
+{
+	(void)state;
+	series_tree();
+	/* a CPU's highpri worker is born nice -20 */
+	fo.reuse_pid = 102;
+	fo.reuse_comm = "kworker/0:2H";
+	fo.reuse_kthread = true;
+	start(conf_rt);
+	daemon_scan(&d);
+	assert_true(ft_logged_at(LOG_CRIT, "its new owner (kworker/0:2H)"));
+	assert_int_equal(sched_of(102).policy, SCHED_OTHER);
+	assert_int_equal(sched_of(102).nice, -20);
+	daemon_scan(&d);
+	assert_int_equal(sched_of(102).nice, -20);
+	/* a worker of the profiled workqueue's pool: the plan gives it FIFO */
+	ft_task(&ft, 102, 2, "kworker/R-tty_f", SCHED_OTHER, 0, 0, 3);
+	daemon_free(&d);
+	fo.reuse_pid = 102;
+	fo.reuse_comm = "kworker/u5:3";
+	start(conf_rt);
+	daemon_scan(&d);
+	assert_true(ft_logged_at(LOG_CRIT, "its new owner (kworker/u5:3)"));
+	assert_int_equal(sched_of(102).nice, 0);
+	daemon_scan(&d);
+	assert_int_equal(sched_of(102).policy, SCHED_FIFO);
+	assert_int_equal(sched_of(102).rtprio, 20);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -532,6 +585,8 @@ int main(void)
 		T(test_pool_worker_follows_workqueue),
 		T(test_pool_ids_512_pods),
 		T(test_bad_stat_does_not_stop_the_pass),
+		T(test_pid_handed_to_umh),
+		T(test_pid_handed_to_kworker),
 #undef T
 	};
 
