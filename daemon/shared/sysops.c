@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 #include "sysops.h"
 #include "task.h"
+#include "tracefake.h"
 #include "util.h"
 
 #include <errno.h>
@@ -177,6 +178,32 @@ struct dirent *sys_readdir(void *ctx, DIR *dir)
 	return readdir(dir);
 }
 
+static int real_trace_write(void *ctx, const char *path, const char *text)
+{
+	size_t len = strlen(text);
+	ssize_t n;
+	int fd, err = 0;
+
+	(void)ctx;
+	fd = open(path, O_WRONLY | O_APPEND | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	n = write(fd, text, len);
+	if (n < 0)
+		err = -errno;
+	else if ((size_t)n != len)
+		err = -EIO;
+	if (close(fd) && !err)
+		err = -errno;
+	return err;
+}
+
+static int real_rmdir(void *ctx, const char *path)
+{
+	(void)ctx;
+	return rmdir(path) ? -errno : 0;
+}
+
 const struct sys_ops sys_ops_real = {
 	.sched_get = real_get,
 	.sched_set = real_set,
@@ -186,6 +213,8 @@ const struct sys_ops sys_ops_real = {
 	.save_file = sys_save_file,
 	.lstat = sys_lstat,
 	.readdir = sys_readdir,
+	.trace_write = real_trace_write,
+	.rmdir = real_rmdir,
 };
 
 static int fake_get(void *ctx, pid_t pid, struct sched_val *v)
@@ -253,6 +282,8 @@ const struct sys_ops sys_ops_fake_root = {
 	.save_file = fake_save_file,
 	.lstat = sys_lstat,
 	.readdir = sys_readdir,
+	.trace_write = fake_trace_write,
+	.rmdir = fake_rmdir,
 };
 
 void sys_ops_for_root(struct sys_ops *o, const char *root)

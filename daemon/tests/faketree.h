@@ -37,6 +37,16 @@ void ft_task_sched(struct faketree *ft, pid_t pid, pid_t ppid,
 		   unsigned int flags, const char *comm, int policy,
 		   int rtprio, int nice, unsigned long long start);
 void ft_task_rm(struct faketree *ft, pid_t pid);
+/*
+ * A tracing directory, ROOT/sys/kernel/tracing, with the workqueue events
+ * and synthetic_events; its path (static buffer)
+ */
+const char *ft_tracefs(struct faketree *ft);
+/*
+ * What a wqrtctl of pid owner leaves when it is killed: its instance
+ * with histogram triggers, its two synthetic events
+ */
+void ft_trace_leak(struct faketree *ft, pid_t owner);
 /* A temp config file holding text; returns its path (static buffer). */
 const char *ft_conf(struct faketree *ft, const char *text);
 
@@ -93,6 +103,10 @@ struct fake_ops {
 	int fail_lstat_err;
 	/* readdir of a directory whose path ends so fails (EIO) */
 	const char *fail_readdir;
+	/* a tracefs write or rmdir whose path ends so fails with it */
+	const char *fail_trace;
+	int fail_trace_err;
+	unsigned int trace_writes;
 };
 void ft_ops_init(struct fake_ops *fo, struct faketree *ft);
 /* A test's teardown: what the ops recorded, the captured logs, the tree. */

@@ -10,6 +10,7 @@
 #include "netlink.h"
 #include "runstate.h"
 #include "timing.h"
+#include "tracedir.h"
 #include "watch.h"
 
 #include <errno.h>
@@ -255,11 +256,35 @@ static void notify_status(struct ctx *c)
 		*err ? "; last error: " : "", err);
 }
 
+/*
+ * What wqrtctl latency, who and try runs that are gone (killed) left in
+ * tracefs, taken out: their triggers keep the workqueue tracepoints live
+ * for every work item of the system (tracedir.h)
+ */
+static void clean_traces(struct ctx *c)
+{
+	struct strlist errors = { 0 };
+	char dir[WQRT_PATH_MAX];
+	int removed;
+	size_t i;
+
+	if (tracedir_find(c->o.root, dir, sizeof(dir)))
+		return;
+	tracedir_clean(&c->ops, dir, 0, &removed, &errors);
+	for (i = 0; i < errors.n; i++)
+		log_warn("%s", errors.v[i]);
+	strlist_free(&errors);
+	if (removed)
+		log_notice("%s: took out %d tracefs instance(s) and synthetic event(s) that wqrtctl runs now gone left",
+			   dir, removed);
+}
+
 static void scan(struct ctx *c, const char *why)
 {
 	int fails;
 
 	log_debug("scan (%s)", why);
+	clean_traces(c);
 	fails = daemon_scan(&c->d);
 	if (fails)
 		log_warn("%d change(s) failed during %s scan", fails, why);
@@ -729,6 +754,7 @@ int main(int argc, char **argv)
 		daemon_dry_run(&c.d, &rep);
 		r = 0;
 	} else if (c.o.once) {
+		clean_traces(&c);
 		r = daemon_scan(&c.d) ? EX_IOERR : 0;
 	} else {
 		/* a daemon's log on stderr (--foreground, no journald) */

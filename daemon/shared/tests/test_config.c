@@ -814,11 +814,15 @@ static void test_error_bracket_in_section_name(void **state)
 
 static void test_error_duplicate_key(void **state)
 {
+	struct config *c;
+
 	(void)state;
 	expect_error("[wq:a]\nnice = 1\nrtprio = 0\nNice = 2\n",
 		     "4: [wq:a] nice = 2: the key is given again (first on line 2; names are folded to lower case)");
 	/* the same key in two sections is no duplicate */
-	assert_non_null(load("[wq:a]\nnice = 1\n[wq:b]\nnice = 1\n"));
+	c = load("[wq:a]\nnice = 1\n[wq:b]\nnice = 1\n");
+	assert_non_null(c);
+	config_free(c);
 }
 
 int main(void)
