@@ -10,22 +10,35 @@
 
 enum attr_kind { K_INT, K_BOOL, K_POLICY, K_SCOPE, K_CPUMASK };
 
+/*
+ * min..max: what a configuration may ask; kmin..kmax: what the kernel
+ * takes (the series' WQ_MAX_IDLE_EXTRA, WQ_MAX_ACTIVE of the newest
+ * kernels, MAX_RT_PRIO - 1, MIN_NICE..MAX_NICE), which an original must
+ * be in to be put back.
+ */
 static const struct {
 	const char *name;
 	enum attr_kind kind;
 	long min, max;
 	const char *range;
+	long kmin, kmax;
+	const char *krange;
 } attrs[WA_NR] = {
-	[WA_PRIVATE] = { "private", K_BOOL, 0, 1, NULL },
-	[WA_NR_IDLE_EXTRA] = { "nr_idle_extra", K_INT, 0, 64,
-			       "expected 0..64" },
-	[WA_CPUMASK] = { "cpumask", K_CPUMASK, 0, 0, NULL },
-	[WA_AFFINITY_SCOPE] = { "affinity_scope", K_SCOPE, 0, 0, NULL },
-	[WA_AFFINITY_STRICT] = { "affinity_strict", K_BOOL, 0, 1, NULL },
-	[WA_MAX_ACTIVE] = { "max_active", K_INT, 1, 512, "expected 1..512" },
-	[WA_NICE] = { "nice", K_INT, -20, 19, "expected -20..19" },
-	[WA_POLICY] = { "policy", K_POLICY, 0, 0, NULL },
-	[WA_RTPRIO] = { "rtprio", K_INT, 0, 99, "expected 0..99" },
+	[WA_PRIVATE] = { "private", K_BOOL, 0, 1, NULL, 0, 1, NULL },
+	[WA_NR_IDLE_EXTRA] = { "nr_idle_extra", K_INT, 0, 64, "expected 0..64",
+			       0, 64, "the kernel takes 0..64" },
+	[WA_CPUMASK] = { "cpumask", K_CPUMASK, 0, 0, NULL, 0, 0, NULL },
+	[WA_AFFINITY_SCOPE] = { "affinity_scope", K_SCOPE, 0, 0, NULL, 0, 0,
+				NULL },
+	[WA_AFFINITY_STRICT] = { "affinity_strict", K_BOOL, 0, 1, NULL, 0, 1,
+				 NULL },
+	[WA_MAX_ACTIVE] = { "max_active", K_INT, 1, 512, "expected 1..512", 1,
+			    2048, "the kernel takes 1..2048" },
+	[WA_NICE] = { "nice", K_INT, -20, 19, "expected -20..19", -20, 19,
+		      "the kernel takes -20..19" },
+	[WA_POLICY] = { "policy", K_POLICY, 0, 0, NULL, 0, 0, NULL },
+	[WA_RTPRIO] = { "rtprio", K_INT, 0, 99, "expected 0..99", 0, 99,
+			"the kernel takes 0..99" },
 };
 
 static const char *const policies[] = { "normal", "fifo", "rr" };
@@ -162,6 +175,26 @@ int attr_parse_sysfs(enum wq_attr a, const char *text, struct settings *s)
 	const char *why;
 
 	return parse_value(a, text, s, true, &why);
+}
+
+int attr_parse_kernel(enum wq_attr a, const char *text, struct settings *s,
+		      const char **why)
+{
+	struct settings v = { 0 };
+
+	if (parse_value(a, text, &v, true, why))
+		return -EINVAL;
+	if ((attrs[a].kind == K_INT || attrs[a].kind == K_BOOL) &&
+	    (v.val[a] < attrs[a].kmin || v.val[a] > attrs[a].kmax)) {
+		*why = attrs[a].krange ? attrs[a].krange : "expected 0 or 1";
+		return -ERANGE;
+	}
+	if (attrs[a].kind == K_CPUMASK && cpubits_empty(&v.mask)) {
+		*why = "an empty cpumask, which the kernel refuses";
+		return -ERANGE;
+	}
+	settings_copy_attr(s, &v, a);
+	return 0;
 }
 
 void attr_format_sysfs(enum wq_attr a, const struct settings *s, char *buf,

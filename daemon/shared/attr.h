@@ -52,6 +52,12 @@ int attr_parse_conf(enum wq_attr a, const char *text, struct settings *s,
 		    const char **why);
 /* sysfs text -> value. */
 int attr_parse_sysfs(enum wq_attr a, const char *text, struct settings *s);
+/*
+ * sysfs text -> value, only if the kernel would take it back (an
+ * original to put back): 0, or -EINVAL/-ERANGE with *why set.
+ */
+int attr_parse_kernel(enum wq_attr a, const char *text, struct settings *s,
+		      const char **why);
 /* value -> what to write to sysfs. */
 void attr_format_sysfs(enum wq_attr a, const struct settings *s, char *buf,
 		       size_t size);

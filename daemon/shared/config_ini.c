@@ -312,6 +312,22 @@ static bool index_entries(struct conf_file *f)
 	return true;
 }
 
+/* Only blanks between p and end */
+static bool blank(const char *p, const char *end)
+{
+	while (p < end && isspace((unsigned char)*p))
+		p++;
+	return p == end;
+}
+
+/* The length of p..end without the blanks that end it */
+static int trimmed_len(const char *p, const char *end)
+{
+	while (end > p && isspace((unsigned char)end[-1]))
+		end--;
+	return (int)(end - p);
+}
+
 static char *trim_lower(const char *s, size_t len)
 {
 	char *out;
@@ -334,8 +350,10 @@ static char *trim_lower(const char *s, size_t len)
  * bad lines blanked), names folded as iniparser folds them: a section's
  * first header line, a key's last line (the value iniparser kept). Also
  * the errors iniparser cannot report: a section that appears twice
- * (iniparser merges [wq:x] and [wq:X] silently) and, to empty_errors
- * unless NULL, a file with no section at all.
+ * (iniparser merges [wq:x] and [wq:X] silently), a key given twice in a
+ * section (it keeps the last), a section line with more after the `]`
+ * that ends its name ("[wq:a]b]" is [wq:a] to iniparser) and, to
+ * empty_errors unless NULL, a file with no section at all.
  */
 static void scan_lines(struct conf_file *f, const char *work,
 		       struct strlist *empty_errors, struct strlist *errors)
@@ -344,6 +362,7 @@ static void scan_lines(struct conf_file *f, const char *work,
 	struct conf_sec *s = sec_find(f, "");
 	struct conf_key *k;
 	int nr = 0, sections = 0;
+	bool again = false;
 	size_t next = 0;
 	char *name;
 
@@ -361,9 +380,17 @@ static void scan_lines(struct conf_file *f, const char *work,
 			if (!name)
 				break;
 			sections++;
+			/* iniparser takes "[wq:a]b]" as [wq:a]: say so */
+			if (!blank(close + 1, eol))
+				strlist_add(
+					errors,
+					"%s:%d: %.*s: a section name ends at its first `]`: nothing may follow it",
+					f->path, nr, trimmed_len(p, eol), p);
 			s = sec_find(f, name);
 			next = 0;
-			if (s && s->line)
+			/* its keys merged with the first's: said once, above */
+			again = s && s->line;
+			if (again)
 				strlist_add(
 					errors,
 					"%s:%d: [%s]: the section appears again (first on line %d; names are folded to lower case)",
@@ -375,6 +402,12 @@ static void scan_lines(struct conf_file *f, const char *work,
 			   (close = memchr(p, '=', eol - p))) {
 			name = trim_lower(p, close - p);
 			k = name ? key_next(s, name, &next) : NULL;
+			if (k && k->line && !again)
+				strlist_add(
+					errors,
+					"%s:%d: [%s] %s = %s: the key is given again (first on line %d; names are folded to lower case)",
+					f->path, nr, s->name, name, k->val,
+					k->line);
 			if (k)
 				k->line = nr;
 			free(name);

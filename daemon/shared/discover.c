@@ -118,11 +118,13 @@ static struct dirent *next_entry(const struct sys_ops *ops, DIR *dir,
 }
 
 /*
- * Visit pid if it is a kworker. A task gone since it was listed is no
- * error.
+ * Visit pid if it is a kworker: the callback's result. A task gone since
+ * it was listed is no error. One that cannot be read stops nothing: it is
+ * left out, said, and *bad keeps the first such error, so that the listing
+ * is said to be incomplete.
  */
 static int visit_if_kworker(const char *root, pid_t pid, task_visit_fn cb,
-			    void *arg)
+			    void *arg, int *bad)
 {
 	struct task_info t;
 	int r;
@@ -130,8 +132,14 @@ static int visit_if_kworker(const char *root, pid_t pid, task_visit_fn cb,
 	r = task_read(root, pid, &t);
 	if (r == -ENOENT || r == -ESRCH)
 		return 0;
-	if (r)
-		return r;
+	if (r) {
+		log_warn("%s/proc/%d/stat: %s; that task is left out", root,
+			 (int)pid,
+			 r == -EINVAL ? "cannot be parsed" : strerror(-r));
+		if (!*bad)
+			*bad = r;
+		return 0;
+	}
 	return task_is_kworker(&t) ? cb(&t, arg) : 0;
 }
 
@@ -139,11 +147,12 @@ static int visit_if_kworker(const char *root, pid_t pid, task_visit_fn cb,
  * Every kernel thread is kthreadd's child, and /proc/2/task/2/children
  * (CONFIG_PROC_CHILDREN) lists them: one file instead of the stat file of
  * every task on the system, so that a scan opens the /proc entries of
- * kernel threads only. 1 when the list was walked (*err its result), 0
- * when this kernel has no such file.
+ * kernel threads only. 1 when the list was walked (*stop the callback's
+ * result that ended it, *err a list that could not be read to its end),
+ * 0 when this kernel has no such file.
  */
 static int for_each_kthread(const char *root, task_visit_fn cb, void *arg,
-			    int *err)
+			    int *stop, int *err, int *bad)
 {
 	char path[WQRT_PATH_MAX];
 	int pid, n;
@@ -155,10 +164,9 @@ static int for_each_kthread(const char *root, task_visit_fn cb, void *arg,
 	f = fopen(path, "re");
 	if (!f)
 		return 0;
-	*err = 0;
-	while (!*err && (n = fscanf(f, "%d", &pid)) == 1)
-		*err = visit_if_kworker(root, pid, cb, arg);
-	if (!*err && (n != EOF || ferror(f)))
+	while (!*stop && (n = fscanf(f, "%d", &pid)) == 1)
+		*stop = visit_if_kworker(root, pid, cb, arg, bad);
+	if (!*stop && (n != EOF || ferror(f)))
 		*err = ferror(f) ? -EIO : -EINVAL;
 	fclose(f);
 	return 1;
@@ -170,23 +178,24 @@ int for_each_kworker_ops(const char *root, const struct sys_ops *ops,
 	char path[WQRT_PATH_MAX];
 	struct dirent *de;
 	DIR *dir;
-	int err = 0;
+	int err = 0, bad = 0, stop = 0;
 
 	if (!ops)
 		ops = &sys_ops_real;
-	if (for_each_kthread(root, cb, arg, &err))
-		return err;
+	if (for_each_kthread(root, cb, arg, &stop, &err, &bad))
+		return stop ? stop : err ? err : bad;
 	/* no list of kthreadd's children: every task, then */
 	if (path_fmt(path, sizeof(path), root, "/proc"))
 		return -ENAMETOOLONG;
 	dir = opendir(path);
 	if (!dir)
 		return -errno;
-	while (!err && (de = next_entry(ops, dir, &err)))
+	while (!stop && (de = next_entry(ops, dir, &err)))
 		if (isdigit((unsigned char)de->d_name[0]))
-			err = visit_if_kworker(root, atoi(de->d_name), cb, arg);
+			stop = visit_if_kworker(root, atoi(de->d_name), cb,
+						arg, &bad);
 	closedir(dir);
-	return err;
+	return stop ? stop : err ? err : bad;
 }
 
 int for_each_kworker(const char *root, task_visit_fn cb, void *arg)
@@ -275,7 +284,7 @@ int wq_read_state(const char *root, const char *wq, struct wq_state *st)
 	char path[WQRT_PATH_MAX], buf[ATTR_TEXT_MAX];
 	struct log_ctx lc = { .wq = wq };
 	struct stat sb;
-	int a;
+	int a, err;
 
 	memset(st, 0, sizeof(*st));
 	if (wq_path(path, sizeof(path), root, wq, NULL) ||
@@ -283,9 +292,16 @@ int wq_read_state(const char *root, const char *wq, struct wq_state *st)
 		return -ENOENT;
 	for (a = 0; a < WA_NR; a++) {
 		if (wq_path(path, sizeof(path), root, wq, attr_name(a)) ||
-		    stat(path, &sb) || read_text(path, buf, sizeof(buf)))
+		    stat(path, &sb))
 			continue;
 		lc.attr = attr_name(a);
+		err = read_text(path, buf, sizeof(buf));
+		if (err == -EFBIG)
+			log_full(LOG_WARNING, &lc,
+				 "%s: longer than %zu bytes (a cpumask of more than %d CPUs?); left alone",
+				 path, sizeof(buf) - 1, WQRT_MAX_CPUS);
+		if (err)
+			continue;
 		if (attr_parse_sysfs(a, buf, &st->cur)) {
 			log_full(LOG_WARNING, &lc, "%s: %s reads \"%s\"?", wq,
 				 attr_name(a), buf);
@@ -332,32 +348,48 @@ bool sysfs_series_present(const char *root)
 	return for_each_workqueue(root, has_policy, (void *)root) == 1;
 }
 
-int parse_pool_ids(const char *text, int *ids, int max)
+int parse_pool_ids(const char *text, int **ids)
 {
 	const char *p = text;
 	int n = 0, pod, pool, used;
+	int *v;
 
+	*ids = NULL;
 	while (*p) {
 		while (*p == ' ' || *p == '\n')
 			p++;
 		if (!*p)
 			break;
-		if (sscanf(p, "%d:%d%n", &pod, &pool, &used) != 2)
+		if (sscanf(p, "%d:%d%n", &pod, &pool, &used) != 2) {
+			free(*ids);
+			*ids = NULL;
 			return -EINVAL;
+		}
 		p += used;
-		if (n < max)
-			ids[n++] = pool;
+		v = array_grow(*ids, n, sizeof(*v));
+		if (!v) {
+			free(*ids);
+			*ids = NULL;
+			return -ENOMEM;
+		}
+		*ids = v;
+		v[n++] = pool;
 	}
 	return n;
 }
 
-int wq_read_pool_ids(const char *root, const char *wq, int *ids, int max)
+int wq_read_pool_ids(const char *root, const char *wq, int **ids)
 {
-	char path[WQRT_PATH_MAX], buf[1024];
+	char path[WQRT_PATH_MAX], *text;
 	int err;
 
+	*ids = NULL;
 	err = wq_path(path, sizeof(path), root, wq, "pool_ids");
 	if (!err)
-		err = read_text(path, buf, sizeof(buf));
-	return err ? err : parse_pool_ids(buf, ids, max);
+		err = read_text_alloc(path, &text);
+	if (err)
+		return err;
+	err = parse_pool_ids(text, ids);
+	free(text);
+	return err;
 }

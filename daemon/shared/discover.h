@@ -12,7 +12,6 @@
 
 #define TASK_COMM_LEN 16
 #define WQ_NAME_MAX 64
-#define MAX_POOLS 64
 
 enum kw_kind {
 	KW_NONE, /* not a kworker */
@@ -45,7 +44,10 @@ struct sys_ops;
  * directory with a max_active attribute); cb's non-zero return stops
  * the walk and is returned. A listing that fails (readdir, an lstat or a
  * read other than ENOENT: the entry went away) returns -errno: what it
- * did not visit is not gone. The _ops variants list through ops.
+ * did not visit is not gone. A task whose stat cannot be read is said
+ * (logged, with its path) and left out, the others visited, and the
+ * listing returns its -errno at the end. The _ops variants list through
+ * ops.
  */
 typedef int (*task_visit_fn)(const struct task_info *t, void *arg);
 int for_each_kworker(const char *root, task_visit_fn cb, void *arg);
@@ -79,8 +81,12 @@ unsigned int wq_differing(const struct settings *s, const struct wq_state *st);
 /* The workqueue series is present: "policy" exists for some workqueue. */
 bool sysfs_series_present(const char *root);
 
-/* pool_ids: "0:5 1:7" -> {5, 7}; returns the count or -errno. */
-int parse_pool_ids(const char *text, int *ids, int max);
-int wq_read_pool_ids(const char *root, const char *wq, int *ids, int max);
+/*
+ * pool_ids: "0:5 1:7" -> {5, 7}, as many as there are (512 pods with
+ * affinity_scope = cpu on a large machine), in *ids (free it; NULL for
+ * none); returns the count or -errno (-EINVAL: not pool_ids).
+ */
+int parse_pool_ids(const char *text, int **ids);
+int wq_read_pool_ids(const char *root, const char *wq, int **ids);
 
 #endif

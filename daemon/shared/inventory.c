@@ -100,7 +100,7 @@ static int add_sysfs(const char *name, void *arg)
 	w->kind = sysfs_kind(a->root, name);
 	wq_read_state(a->root, name, &w->st);
 	if (!wq_path(path, sizeof(path), a->root, name, "pool_ids"))
-		read_text(path, w->pool_ids, sizeof(w->pool_ids));
+		read_text_alloc(path, &w->pool_ids);
 	return 0;
 }
 
@@ -199,6 +199,10 @@ int inventory_scan(const char *root, bool hidden, struct inventory *inv)
 
 void inventory_free(struct inventory *inv)
 {
+	size_t i;
+
+	for (i = 0; i < inv->n; i++)
+		free(inv->v[i].pool_ids);
 	free(inv->v);
 	memset(inv, 0, sizeof(*inv));
 }

@@ -33,7 +33,7 @@ struct inv_wq {
 	bool in_sysfs;
 	bool truncated; /* a name from a comm that may be cut short */
 	struct wq_state st; /* in sysfs: the attributes read */
-	char pool_ids[128]; /* in sysfs, with the series: as read */
+	char *pool_ids; /* in sysfs, with the series: as read (owned) */
 	char seen_as[COMM_MAX]; /* not in sysfs: the kworker that named it */
 };
 

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 #include "sysops.h"
 #include "task.h"
+#include "tracefake.h"
 #include "util.h"
 
 #include <errno.h>
@@ -86,8 +87,23 @@ static int real_pidfd_exited(void *ctx, int fd)
 	return n > 0;
 }
 
+static int real_open(const char *path, int flags, mode_t mode)
+{
+	return open(path, flags, mode);
+}
+
+/* The calls of a durable save: the real ones, or a test's (ctx) */
+static const struct file_calls real_file_calls = {
+	.open = real_open,
+	.write = write,
+	.fsync = fsync,
+	.close = close,
+	.rename = rename,
+	.unlink = unlink,
+};
+
 /* fsync the directory that holds path: a rename in it is then durable */
-static int sync_dir_of(const char *path)
+static int sync_dir_of(const struct file_calls *fc, const char *path)
 {
 	char dir[WQRT_PATH_MAX];
 	char *slash;
@@ -99,53 +115,55 @@ static int sync_dir_of(const char *path)
 		snprintf(dir, sizeof(dir), ".");
 	else
 		*(slash == dir ? slash + 1 : slash) = '\0';
-	fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	fd = fc->open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC, 0);
 	if (fd < 0)
 		return -errno;
-	if (fsync(fd))
+	if (fc->fsync(fd))
 		err = -errno;
-	close(fd);
+	fc->close(fd);
 	return err;
 }
 
 int sys_save_file(void *ctx, const char *path, const char *text, size_t len)
 {
+	const struct file_calls *fc = ctx ? ctx : &real_file_calls;
 	char tmp[WQRT_PATH_MAX + 8];
 	size_t done = 0;
 	ssize_t n;
 	int fd, err = 0;
 
-	(void)ctx;
 	if (!text) {
-		if (unlink(path) && errno != ENOENT)
+		if (fc->unlink(path) && errno != ENOENT)
 			return -errno;
-		return sync_dir_of(path);
+		return sync_dir_of(fc, path);
 	}
 	if (snprintf(tmp, sizeof(tmp), "%s.new", path) >= (int)sizeof(tmp))
 		return -ENAMETOOLONG;
-	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW,
-		  0600);
+	fd = fc->open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW,
+		      0600);
 	if (fd < 0)
 		return -errno;
 	while (!err && done < len) {
-		n = write(fd, text + done, len - done);
+		n = fc->write(fd, text + done, len - done);
 		if (n < 0 && errno != EINTR)
 			err = -errno;
+		else if (n == 0)
+			err = -EIO; /* no progress: never spin */
 		else if (n > 0)
 			done += n;
 	}
 	/* ENOSPC and EIO may only show here */
-	if (!err && fsync(fd))
+	if (!err && fc->fsync(fd))
 		err = -errno;
-	if (close(fd) && !err)
+	if (fc->close(fd) && !err)
 		err = -errno;
-	if (!err && rename(tmp, path))
+	if (!err && fc->rename(tmp, path))
 		err = -errno;
 	if (err) {
-		unlink(tmp);
+		fc->unlink(tmp);
 		return err;
 	}
-	return sync_dir_of(path);
+	return sync_dir_of(fc, path);
 }
 
 int sys_lstat(void *ctx, const char *path, struct stat *st)
@@ -160,6 +178,32 @@ struct dirent *sys_readdir(void *ctx, DIR *dir)
 	return readdir(dir);
 }
 
+static int real_trace_write(void *ctx, const char *path, const char *text)
+{
+	size_t len = strlen(text);
+	ssize_t n;
+	int fd, err = 0;
+
+	(void)ctx;
+	fd = open(path, O_WRONLY | O_APPEND | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	n = write(fd, text, len);
+	if (n < 0)
+		err = -errno;
+	else if ((size_t)n != len)
+		err = -EIO;
+	if (close(fd) && !err)
+		err = -errno;
+	return err;
+}
+
+static int real_rmdir(void *ctx, const char *path)
+{
+	(void)ctx;
+	return rmdir(path) ? -errno : 0;
+}
+
 const struct sys_ops sys_ops_real = {
 	.sched_get = real_get,
 	.sched_set = real_set,
@@ -169,6 +213,8 @@ const struct sys_ops sys_ops_real = {
 	.save_file = sys_save_file,
 	.lstat = sys_lstat,
 	.readdir = sys_readdir,
+	.trace_write = real_trace_write,
+	.rmdir = real_rmdir,
 };
 
 static int fake_get(void *ctx, pid_t pid, struct sched_val *v)
@@ -221,18 +267,28 @@ static int fake_set(void *ctx, pid_t pid, const struct sched_val *v)
 	return write_text(path, out);
 }
 
+/* ctx is the root: the real calls save */
+static int fake_save_file(void *ctx, const char *path, const char *text,
+			  size_t len)
+{
+	(void)ctx;
+	return sys_save_file(NULL, path, text, len);
+}
+
 const struct sys_ops sys_ops_fake_root = {
 	.sched_get = fake_get,
 	.sched_set = fake_set,
 	.write_attr = real_write,
-	.save_file = sys_save_file,
+	.save_file = fake_save_file,
 	.lstat = sys_lstat,
 	.readdir = sys_readdir,
+	.trace_write = fake_trace_write,
+	.rmdir = fake_rmdir,
 };
 
 void sys_ops_for_root(struct sys_ops *o, const char *root)
 {
-	if (!root || !strcmp(root, "/")) {
+	if (root_is_real(root)) {
 		*o = sys_ops_real;
 	} else {
 		*o = sys_ops_fake_root;

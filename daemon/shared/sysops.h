@@ -50,13 +50,37 @@ struct sys_ops {
 	/* lstat(2) and readdir(3) while listing /sys and /proc */
 	int (*lstat)(void *ctx, const char *path, struct stat *st);
 	struct dirent *(*readdir)(void *ctx, DIR *dir);
+	/*
+	 * tracefs (tracedir.h): append text to the file at path, in one
+	 * write, as a trigger or event is added ("!..." takes one out); and
+	 * rmdir(2), as an instance is taken out. 0 or -errno.
+	 */
+	int (*trace_write)(void *ctx, const char *path, const char *text);
+	int (*rmdir)(void *ctx, const char *path);
 	void *ctx;
 };
 
-/* The real save_file, lstat and readdir (0 or -errno; NULL, errno) */
+/*
+ * The system calls of sys_save_file(), each as its libc function (-1 and
+ * errno): the tests give theirs, to see each call and fail any of them.
+ */
+struct file_calls {
+	int (*open)(const char *path, int flags, mode_t mode);
+	ssize_t (*write)(int fd, const void *buf, size_t n);
+	int (*fsync)(int fd);
+	int (*close)(int fd);
+	int (*rename)(const char *from, const char *to);
+	int (*unlink)(const char *path);
+};
+
+/*
+ * The real save_file (ctx: a struct file_calls, NULL for the real ones),
+ * lstat and readdir (0 or -errno; NULL, errno)
+ */
 int sys_save_file(void *ctx, const char *path, const char *text, size_t len);
 int sys_lstat(void *ctx, const char *path, struct stat *st);
 struct dirent *sys_readdir(void *ctx, DIR *dir);
+
 
 /* sched_getattr()/sched_setattr() and write(2). */
 extern const struct sys_ops sys_ops_real;
@@ -64,7 +88,12 @@ extern const struct sys_ops sys_ops_real;
 /*
  * For --root: tasks under a fake /proc are not real tasks, so scheduling
  * is read from and written to the policy/rt_priority/nice fields of
- * ROOT/proc/PID/stat. ctx is the root directory.
+ * ROOT/proc/PID/stat; and a fake tracing directory is plain files, so
+ * tracefs's manners are played: "!LINE" written to a trigger file takes
+ * that line out (-ENOENT when there is none), "!NAME" written to
+ * synthetic_events takes the event out with its directories (-EBUSY
+ * while a trigger names it), anything else is appended as a line; an
+ * instance's rmdir takes its files with it. ctx is the root directory.
  */
 extern const struct sys_ops sys_ops_fake_root;
 

@@ -69,16 +69,18 @@ bool task_same_kthread(const char *root, pid_t pid, unsigned long long start,
 bool task_has_slept(const char *root, pid_t pid)
 {
 	static const char key[] = "\nvoluntary_ctxt_switches:";
-	char path[WQRT_PATH_MAX], buf[2048];
+	char path[WQRT_PATH_MAX], *buf;
 	const char *p;
+	bool slept;
 
+	/* sized from the file: its cpu lists grow with the machine */
 	if (path_fmt(path, sizeof(path), root, "/proc/%d/status", (int)pid) ||
-	    read_text(path, buf, sizeof(buf)))
+	    read_text_alloc(path, &buf))
 		return true;
 	p = strstr(buf, key);
-	if (!p)
-		return true;
-	return strtoul(p + sizeof(key) - 1, NULL, 10) > 0;
+	slept = !p || strtoul(p + sizeof(key) - 1, NULL, 10) > 0;
+	free(buf);
+	return slept;
 }
 
 bool task_is_kworker(const struct task_info *t)

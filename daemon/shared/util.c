@@ -11,6 +11,21 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+bool root_is_real(const char *root)
+{
+	struct stat a, b;
+
+	if (!root || !*root || !strcmp(root, "/"))
+		return true;
+	return !stat(root, &a) && !stat("/", &b) && a.st_dev == b.st_dev &&
+	       a.st_ino == b.st_ino;
+}
+
+const char *root_canon(const char *root)
+{
+	return root_is_real(root) ? "/" : root;
+}
+
 int path_fmt(char *buf, size_t size, const char *root, const char *fmt, ...)
 {
 	va_list ap;
@@ -52,25 +67,89 @@ int trust_check(const char *path, const struct stat *st, char *why,
 	return 0;
 }
 
+/* read(2) until size bytes or the end: the count, or -errno */
+static ssize_t read_full(int fd, char *buf, size_t size)
+{
+	size_t done = 0;
+	ssize_t n;
+
+	while (done < size) {
+		n = read(fd, buf + done, size - done);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return -errno;
+		if (n == 0)
+			break;
+		done += n;
+	}
+	return done;
+}
+
+static void trim_end(char *buf, size_t n)
+{
+	buf[n] = '\0';
+	while (n > 0 && (buf[n - 1] == '\n' || buf[n - 1] == ' '))
+		buf[--n] = '\0';
+}
+
 int read_text(const char *path, char *buf, size_t size)
 {
-	ssize_t n;
+	char more[2];
+	ssize_t n, extra;
 	int fd;
 
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return -errno;
-	n = read(fd, buf, size - 1);
-	if (n < 0) {
-		int err = -errno;
+	n = read_full(fd, buf, size - 1);
+	/* what does not fit is an error, never a text cut short */
+	extra = n == (ssize_t)size - 1 ? read_full(fd, more, sizeof(more)) : 0;
+	close(fd);
+	if (n < 0)
+		return n;
+	if (extra < 0)
+		return extra;
+	/* but for the newline that ends it */
+	if (extra > 1 || (extra == 1 && more[0] != '\n'))
+		return -EFBIG;
+	trim_end(buf, n);
+	return 0;
+}
 
-		close(fd);
-		return err;
+int read_text_alloc(const char *path, char **text)
+{
+	size_t cap = 4096, len = 0;
+	char *buf = NULL, *v;
+	ssize_t n;
+	int fd;
+
+	*text = NULL;
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	for (;;) {
+		v = realloc(buf, cap + 1);
+		if (!v) {
+			n = -ENOMEM;
+			break;
+		}
+		buf = v;
+		n = read_full(fd, buf + len, cap - len);
+		if (n < 0)
+			break;
+		len += n;
+		if (len < cap)
+			break;
+		cap *= 2;
 	}
 	close(fd);
-	buf[n] = '\0';
-	while (n > 0 && (buf[n - 1] == '\n' || buf[n - 1] == ' '))
-		buf[--n] = '\0';
+	if (n < 0) {
+		free(buf);
+		return n;
+	}
+	trim_end(buf, len);
+	*text = buf;
 	return 0;
 }
 

@@ -25,6 +25,14 @@ struct cpubits {
 	uint64_t w[WQRT_MAX_CPUS / 64];
 };
 
+/*
+ * Does root name the real system: NULL, "", or the directory "/" is
+ * (same device and inode: "//", "/proc/..")? root_canon(): "/" for those,
+ * root otherwise; the options --root take go through it, so that every
+ * later check of root against "/" holds.
+ */
+bool root_is_real(const char *root);
+const char *root_canon(const char *root);
 /* Build ROOT + the formatted path; root "" or "/" means the real system. */
 int path_fmt(char *buf, size_t size, const char *root, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
@@ -41,8 +49,13 @@ struct stat;
 int trust_check(const char *path, const struct stat *st, char *why,
 		size_t size);
 
-/* Read a whole small file, strip the trailing newline. -errno on error. */
+/*
+ * Read a whole small file into buf, strip the trailing newline. -errno on
+ * error; -EFBIG when it does not fit: a text is never cut short.
+ */
 int read_text(const char *path, char *buf, size_t size);
+/* The same, into a buffer sized from the file (free it). 0 or -errno. */
+int read_text_alloc(const char *path, char **text);
 /* Write buf to path in one write(). -errno on error. */
 int write_text(const char *path, const char *buf);
 

@@ -179,7 +179,7 @@ echo "102 (kworker/R-tty_f) S 2 0 0 0 -1 2097216 0 0 0 0 0 0 0 0 20 0 1 0 77 0 0
 "$B/wqrtd" --once -c "$T/good.conf" --root "$T" 2> /dev/null
 ktap_test_result "--once: applied" [ "$(cat "$W/policy") $(cat "$W/rtprio")" = "fifo 20" ]
 ktap_test_result "--once: the originals are saved" \
-	grep -qx "tty_flip policy normal" "$T/run/wqrtd/originals"
+	grep -qx "wq tty_flip policy normal" "$T/run/wqrtd/originals"
 # Issue 30.9: an originals file others could have written is not trusted
 chmod 0666 "$T/run/wqrtd/originals"
 "$B/wqrtctl" restore --root "$T" > "$T/out" 2>&1
@@ -250,7 +250,7 @@ ktap_test_result "restore while wqrtd runs: refused (75)" [ $? -eq 75 ]
 rc=$?
 ktap_test_result "--once while wqrtd runs: refused (75)" [ $rc -eq 75 ]
 ktap_test_result "...saying which wqrtd holds them" \
-	grep -qF "wqrtd (pid $D_PID) holds $T/run/wqrtd" "$T/once"
+	grep -qF "pid $D_PID (wqrtd) holds $T/run/wqrtd" "$T/once"
 "$B/wqrtd" --dry-run -c "$T/good.conf" --root "$T" > /dev/null 2>&1
 ktap_test_result "--dry-run while wqrtd runs: 0" [ $? -eq 0 ]
 "$B/wqrtd" --check -c "$T/good.conf" --root "$T" > /dev/null 2>&1

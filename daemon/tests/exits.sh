@@ -58,7 +58,7 @@ rc() {
 }
 
 ktap_print_header
-ktap_set_plan 24
+ktap_set_plan 26
 
 rc 0 "check of a valid file" "$B/wqrtctl" check "$T/nice.conf"
 rc 10 "status finds drift (nice 0, the file asks -4)" \
@@ -102,14 +102,25 @@ stop $D TERM
 ktap_test_result "restore_on_exit = no: wqrtd exits 0 on SIGTERM" [ $? -eq 0 ]
 ktap_test_result "...and leaves the profile in force (nice -4)" nice_is -4
 ktap_test_result "...and keeps the originals for wqrtctl restore" \
-	grep -q '^tty_flip nice 0$' "$T/run/wqrtd/originals"
+	grep -q '^wq tty_flip nice 0$' "$T/run/wqrtd/originals"
 # a value that cannot be put back: 74, and the file keeps it
 chmod 0444 "$W/nice"
 rc 74 "restore when a value cannot be written back" \
 	"$B/wqrtctl" restore --root "$T"
 ktap_test_result "...and the originals file keeps it for another try" \
-	grep -q '^tty_flip nice 0$' "$T/run/wqrtd/originals"
+	grep -q '^wq tty_flip nice 0$' "$T/run/wqrtd/originals"
 chmod 0644 "$W/nice"
+# the lock cannot be taken: 73, nothing put back
+mkdir "$T/run/wqrtd/lock.d" && mv "$T/run/wqrtd/lock" "$T/lock.f" && mv "$T/run/wqrtd/lock.d" "$T/run/wqrtd/lock"
+rc 73 "restore when its lock cannot be taken (a directory)" \
+	"$B/wqrtctl" restore --root "$T"
+rmdir "$T/run/wqrtd/lock" && mv "$T/lock.f" "$T/run/wqrtd/lock"
+# the file cannot be read, but is there: 66, not "nothing to restore"
+mv "$T/run/wqrtd/originals" "$T/orig.away"
+ln -s originals "$T/run/wqrtd/originals"
+rc 66 "restore when the originals file cannot be read (ELOOP)" \
+	"$B/wqrtctl" restore --root "$T"
+rm "$T/run/wqrtd/originals" && mv "$T/orig.away" "$T/run/wqrtd/originals"
 rc 0 "restore puts the original back" "$B/wqrtctl" restore --root "$T"
 ktap_test_result "...nice 0 again, nothing left to put back" \
 	sh -c "[ \"\$(cat '$W/nice')\" = 0 ] && [ ! -e '$T/run/wqrtd/originals' ]"

@@ -3,6 +3,7 @@
 #include "common.h"
 #include "discover.h"
 #include "log.h"
+#include "tracefake.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -127,8 +128,24 @@ void ft_readonly(struct faketree *ft, const char *wq, const char *attr)
 void ft_task(struct faketree *ft, pid_t pid, pid_t ppid, const char *comm,
 	     int policy, int rtprio, int nice, unsigned long long start)
 {
+	ft_task_sched(ft, pid, ppid,
+		      ppid == KTHREADD_PID ? PF_KTHREAD | 0x40 : 0x40, comm,
+		      policy, rtprio, nice, start);
+}
+
+void ft_task_flags(struct faketree *ft, pid_t pid, pid_t ppid,
+		   unsigned int flags, const char *comm,
+		   unsigned long long start)
+{
+	ft_task_sched(ft, pid, ppid, flags | 0x40, comm, SCHED_OTHER, 0, 0,
+		      start);
+}
+
+void ft_task_sched(struct faketree *ft, pid_t pid, pid_t ppid,
+		   unsigned int flags, const char *comm, int policy,
+		   int rtprio, int nice, unsigned long long start)
+{
 	char rel[64], stat[600];
-	unsigned int flags = ppid == KTHREADD_PID ? PF_KTHREAD | 0x40 : 0x40;
 
 	/* fields 1..52 of proc(5) */
 	snprintf(stat, sizeof(stat),
@@ -163,6 +180,81 @@ void ft_task_rm(struct faketree *ft, pid_t pid)
 	unlink(path);
 	snprintf(path, sizeof(path), "%s/proc/%d", ft->root, (int)pid);
 	rmdir(path);
+}
+
+const char *ft_tracefs(struct faketree *ft)
+{
+	static const char *const events[] = { "workqueue_queue_work",
+					      "workqueue_execute_start",
+					      "workqueue_execute_end" };
+	static char dir[300];
+	char rel[200];
+	size_t i;
+
+	snprintf(dir, sizeof(dir), "%s/sys/kernel/tracing/instances",
+		 ft->root);
+	/* made once: a second call keeps what is there */
+	if (!mkdir(dir, 0755) || errno != EEXIST) {
+		for (i = 0; i < sizeof(events) / sizeof(events[0]); i++) {
+			snprintf(rel, sizeof(rel),
+				 "/sys/kernel/tracing/events/workqueue/%s/trigger",
+				 events[i]);
+			ft_write(ft, rel, "");
+			snprintf(rel, sizeof(rel),
+				 "/sys/kernel/tracing/events/workqueue/%s/hist",
+				 events[i]);
+			ft_write(ft, rel, "");
+		}
+		ft_write(ft, "/sys/kernel/tracing/synthetic_events", "");
+		mkdir(dir, 0755);
+	}
+	*strrchr(dir, '/') = '\0';
+	return dir;
+}
+
+void ft_trace_leak(struct faketree *ft, pid_t owner)
+{
+	static const char *const events[] = { "workqueue_queue_work",
+					      "workqueue_execute_start",
+					      "workqueue_execute_end" };
+	char dir[300], path[600], cmd[300];
+	size_t i;
+
+	snprintf(dir, sizeof(dir), "%s", ft_tracefs(ft));
+	snprintf(path, sizeof(path), "%s/instances/wqrtctl-%d/events/workqueue",
+		 dir, (int)owner);
+	for (i = 0; i < sizeof(events) / sizeof(events[0]); i++) {
+		snprintf(cmd, sizeof(cmd),
+			 "/sys/kernel/tracing/instances/wqrtctl-%d/events/workqueue/%s/trigger",
+			 (int)owner, events[i]);
+		ft_write(ft, cmd, "");
+	}
+	snprintf(path, sizeof(path), "%s/synthetic_events", dir);
+	snprintf(cmd, sizeof(cmd), "wqrtctl_%d_lat char wq[32]; u64 lat",
+		 (int)owner);
+	fake_trace_write(NULL, path, cmd);
+	snprintf(cmd, sizeof(cmd), "wqrtctl_%d_run char wq[32]; u64 run",
+		 (int)owner);
+	fake_trace_write(NULL, path, cmd);
+	snprintf(path, sizeof(path),
+		 "%s/instances/wqrtctl-%d/events/synthetic/wqrtctl_%d_lat/trigger",
+		 dir, (int)owner, (int)owner);
+	snprintf(cmd, sizeof(cmd),
+		 "hist:name=wqrtctl_%d_lat0:keys=wq,lat:vals=hitcount:sort=hitcount:size=2048 if lat < 1000 [active]",
+		 (int)owner);
+	fake_trace_write(NULL, path, cmd);
+	snprintf(path, sizeof(path),
+		 "%s/instances/wqrtctl-%d/events/workqueue/workqueue_queue_work/trigger",
+		 dir, (int)owner);
+	fake_trace_write(NULL, path,
+			 "hist:keys=work:vals=hitcount:qts=common_timestamp.usecs:sort=hitcount:size=2048 [active]");
+	snprintf(path, sizeof(path),
+		 "%s/instances/wqrtctl-%d/events/workqueue/workqueue_execute_start/trigger",
+		 dir, (int)owner);
+	snprintf(cmd, sizeof(cmd),
+		 "hist:keys=work:vals=hitcount:lat=common_timestamp.usecs-$qts:sort=hitcount:size=2048:onmatch(workqueue.workqueue_queue_work).trace(wqrtctl_%d_lat,$lat) [active]",
+		 (int)owner);
+	fake_trace_write(NULL, path, cmd);
 }
 
 const char *ft_conf(struct faketree *ft, const char *text)
@@ -344,9 +436,15 @@ static int fo_set(void *ctx, pid_t pid, const struct sched_val *v)
 	if (fo->reuse_pid && pid == fo->reuse_pid) {
 		struct faketree ft;
 
-		/* the kworker exits, a user process gets its pid */
+		/* the kworker exits, another task gets its pid */
 		snprintf(ft.root, sizeof(ft.root), "%s", fo->root);
-		ft_task(&ft, pid, 1000, "evil", SCHED_OTHER, 0, 0, 99999);
+		if (!fo->reuse_comm)
+			ft_task(&ft, pid, 1000, "evil", SCHED_OTHER, 0, 0,
+				99999);
+		else
+			ft_task_flags(&ft, pid, KTHREADD_PID,
+				      fo->reuse_kthread ? PF_KTHREAD : 0,
+				      fo->reuse_comm, 99999);
 		fo->reuse_pid = 0;
 	}
 	return sys_ops_fake_root.sched_set((void *)fo->root, pid, v);
@@ -412,6 +510,33 @@ static struct dirent *fo_readdir(void *ctx, DIR *dir)
 	return sys_readdir(NULL, dir);
 }
 
+static bool fails_trace(struct fake_ops *fo, const char *path)
+{
+	size_t lp = strlen(path);
+
+	return fo->fail_trace && lp >= strlen(fo->fail_trace) &&
+	       !strcmp(path + lp - strlen(fo->fail_trace), fo->fail_trace);
+}
+
+static int fo_trace_write(void *ctx, const char *path, const char *text)
+{
+	struct fake_ops *fo = ctx;
+
+	fo->trace_writes++;
+	if (fails_trace(fo, path))
+		return fo->fail_trace_err;
+	return fake_trace_write(NULL, path, text);
+}
+
+static int fo_rmdir(void *ctx, const char *path)
+{
+	struct fake_ops *fo = ctx;
+
+	if (fails_trace(fo, path))
+		return fo->fail_trace_err;
+	return fake_rmdir(NULL, path);
+}
+
 void ft_ops_init(struct fake_ops *fo, struct faketree *ft)
 {
 	memset(fo, 0, sizeof(*fo));
@@ -424,6 +549,8 @@ void ft_ops_init(struct fake_ops *fo, struct faketree *ft)
 	fo->ops.save_file = fo_save_file;
 	fo->ops.lstat = fo_lstat;
 	fo->ops.readdir = fo_readdir;
+	fo->ops.trace_write = fo_trace_write;
+	fo->ops.rmdir = fo_rmdir;
 	fo->ops.ctx = fo;
 }
 

@@ -6,8 +6,8 @@
 #include <stdbool.h>
 #include <sys/types.h>
 
-/* an attribute's text: a cpumask of 8192 CPUs in hex is 2303 bytes */
-#define FT_ATTR_MAX 2400
+/* an attribute's text: pool_ids of 512 pods is some 5000 bytes */
+#define FT_ATTR_MAX 8192
 
 struct faketree {
 	char root[256];
@@ -29,7 +29,24 @@ void ft_task_switches(struct faketree *ft, pid_t pid, unsigned long n);
 /* A task: ROOT/proc/PID/stat; ppid 2 + PF_KTHREAD makes it a kworker. */
 void ft_task(struct faketree *ft, pid_t pid, pid_t ppid, const char *comm,
 	     int policy, int rtprio, int nice, unsigned long long start);
+/* A task with these flags (PF_KTHREAD or not), SCHED_OTHER nice 0 */
+void ft_task_flags(struct faketree *ft, pid_t pid, pid_t ppid,
+		   unsigned int flags, const char *comm,
+		   unsigned long long start);
+void ft_task_sched(struct faketree *ft, pid_t pid, pid_t ppid,
+		   unsigned int flags, const char *comm, int policy,
+		   int rtprio, int nice, unsigned long long start);
 void ft_task_rm(struct faketree *ft, pid_t pid);
+/*
+ * A tracing directory, ROOT/sys/kernel/tracing, with the workqueue events
+ * and synthetic_events; its path (static buffer)
+ */
+const char *ft_tracefs(struct faketree *ft);
+/*
+ * What a wqrtctl of pid owner leaves when it is killed: its instance
+ * with histogram triggers, its two synthetic events
+ */
+void ft_trace_leak(struct faketree *ft, pid_t owner);
 /* A temp config file holding text; returns its path (static buffer). */
 const char *ft_conf(struct faketree *ft, const char *text);
 
@@ -62,8 +79,15 @@ struct fake_ops {
 	/* before each write and sched_set: snap = the content of snap_path */
 	const char *snap_path;
 	struct strlist snaps; /* "wq/attr=value|CONTENT" or "pid N|CONTENT" */
-	/* sched_set on reuse_pid: first the pid goes to another task */
+	/*
+	 * sched_set on reuse_pid: first the pid goes to another task, a
+	 * user process ("evil"); with reuse_comm, a task of that name,
+	 * forked by kthreadd: a kernel thread with reuse_kthread, else a
+	 * usermode helper (no PF_KTHREAD)
+	 */
 	pid_t reuse_pid;
+	const char *reuse_comm;
+	bool reuse_kthread;
 	/* its pidfd says exiting_pid exited (it is still in /proc) */
 	pid_t exiting_pid;
 	pid_t pidfd_pid; /* the pid of the last pidfd opened */
@@ -79,6 +103,10 @@ struct fake_ops {
 	int fail_lstat_err;
 	/* readdir of a directory whose path ends so fails (EIO) */
 	const char *fail_readdir;
+	/* a tracefs write or rmdir whose path ends so fails with it */
+	const char *fail_trace;
+	int fail_trace_err;
+	unsigned int trace_writes;
 };
 void ft_ops_init(struct fake_ops *fo, struct faketree *ft);
 /* A test's teardown: what the ops recorded, the captured logs, the tree. */

@@ -19,8 +19,8 @@ void ctl_usage(FILE *f)
 		"       wqrtctl check [[-c] FILE]\n"
 		"       wqrtctl check-kernel [--json] [--root DIR]\n"
 		"       wqrtctl latency [WQ|FUNC ...] [--duration S] [--deadline US]\n"
-		"                       [--by function] [--json]\n"
-		"       wqrtctl who FUNC... [--duration S] [-c FILE]\n"
+		"                       [--by function] [--json] [--root DIR]\n"
+		"       wqrtctl who FUNC... [--duration S] [-c FILE] [--root DIR]\n"
 		"       wqrtctl try WQ KEY=VALUE... [--for S] [--deadline US] [--json]\n\n"
 		"status  whether wqrtd runs and what it holds; per profiled workqueue\n"
 		"        the desired and actual attributes, per kworker it covers the\n"
@@ -82,7 +82,7 @@ int parse_cmd_opts(int argc, char **argv, unsigned int accepts,
 			o->config = optarg;
 			break;
 		case 'r':
-			o->root = optarg;
+			o->root = root_canon(optarg);
 			break;
 		default:
 			ctl_usage(stderr);
@@ -123,11 +123,33 @@ void ctl_catch_signals(void)
 {
 	/* no SA_RESTART: a signal ends the sleep it interrupts */
 	struct sigaction sa = { .sa_handler = on_signal };
+	struct sigaction ign = { .sa_handler = SIG_IGN };
 
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGHUP, &sa, NULL);
+	sigaction(SIGQUIT, &sa, NULL);
+	/*
+	 * A reader that went away (latency | head, an ssh session that
+	 * dropped) is a failed write (EPIPE), not a death that leaves the
+	 * session and the trial behind
+	 */
+	sigemptyset(&ign.sa_mask);
+	sigaction(SIGPIPE, &ign, NULL);
+}
+
+int ctl_output(void)
+{
+	static int failed;
+
+	if (!failed && (fflush(stdout) == EOF || ferror(stdout))) {
+		failed = errno ? errno : EIO;
+		if (failed != EPIPE)
+			fprintf(stderr, "wqrtctl: standard output: %s\n",
+				strerror(failed));
+	}
+	return !failed ? 0 : failed == EPIPE ? 1 : -1;
 }
 
 double ctl_now(void)
@@ -161,8 +183,8 @@ void ctl_trace_usage(FILE *f)
 {
 	fprintf(f,
 		"Usage: wqrtctl latency [WQ|FUNC ...] [--duration S] [--deadline US]\n"
-		"                       [--by function] [--json]\n"
-		"       wqrtctl who FUNC... [--duration S] [-c FILE]\n");
+		"                       [--by function] [--json] [--root DIR]\n"
+		"       wqrtctl who FUNC... [--duration S] [-c FILE] [--root DIR]\n");
 }
 
 int ctl_trace_error(const char *why, int err)

@@ -3,8 +3,8 @@
  * The commands of wqrtctl, one file each (wqrtctl.c dispatches them), and
  * what they share: the usage, the options several take, the paths of the
  * running daemon's state, and for those that measure through tracefs
- * (latency, who, try) ending on SIGINT, SIGTERM and SIGHUP with
- * everything put back first.
+ * (latency, who, try) ending on SIGINT, SIGTERM, SIGHUP and SIGQUIT with
+ * everything put back first, SIGPIPE ignored.
  */
 #ifndef WQRT_CTL_H
 #define WQRT_CTL_H
@@ -66,9 +66,19 @@ int parse_cmd_opts(int argc, char **argv, unsigned int accepts,
 int run_paths(const char *root, char *dir, size_t dir_size, char *state,
 	      size_t state_size);
 
-/* Set by SIGINT, SIGTERM or SIGHUP once ctl_catch_signals() ran */
+/*
+ * Set by SIGINT, SIGTERM, SIGHUP or SIGQUIT once ctl_catch_signals()
+ * ran, which also ignores SIGPIPE: writing to a reader that went away
+ * fails with EPIPE (ctl_output()), and everything is put back all the
+ * same
+ */
 extern volatile sig_atomic_t ctl_stop;
 void ctl_catch_signals(void);
+/*
+ * Standard output flushed: 0, 1 when its reader went away (EPIPE: stop,
+ * as for Ctrl-C, no error), -1 on another error (said on stderr)
+ */
+int ctl_output(void);
 /* Sleep up to seconds; false when a signal asked to stop first */
 bool ctl_sleep(double seconds);
 /* The monotonic clock, in seconds */

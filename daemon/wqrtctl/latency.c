@@ -434,23 +434,14 @@ static int synth_hists(struct lat_meas *m, const char *event,
 	return err;
 }
 
-int lat_start(struct lat_meas *m, const struct lat_sel *sel, char *why,
-	      size_t size)
+int lat_start(struct lat_meas *m, const char *root,
+	      const struct lat_sel *sel, char *why, size_t size)
 {
 	char t[4096], filter[3000];
-	const char *dir;
 	int err;
 
 	memset(m, 0, sizeof(*m));
-	dir = trace_dir(why, size);
-	if (!dir)
-		return -ENOTSUP;
-	/* what a killed run left, even where this one cannot run */
-	trace_clean_stale(dir);
-	err = trace_check(dir, why, size);
-	if (err)
-		return err;
-	err = trace_open(&m->s, why, size);
+	err = trace_start(&m->s, root, why, size);
 	if (err)
 		return err;
 	err = trace_synth(&m->s, "lat", SYNTH_LAT_FIELDS, m->lat_ev,
@@ -538,9 +529,9 @@ int lat_read(struct lat_meas *m, const struct lat_sel *sel,
 	return err;
 }
 
-void lat_stop(struct lat_meas *m)
+int lat_stop(struct lat_meas *m)
 {
-	trace_close(&m->s);
+	return trace_close(&m->s);
 }
 
 static void print_row_name(FILE *f, const struct lat_row *row, int width)
@@ -730,7 +721,12 @@ int opt_deadline(const char *arg, struct lat_sel *sel)
 	return 0;
 }
 
-/* wqrtctl latency [WQ|FUNC ...] [--duration S] [--deadline US] [--json] */
+/*
+ * wqrtctl latency [WQ|FUNC ...] [--duration S] [--deadline US] [--json]
+ * [--root DIR]. The summary goes to stdout; a reader that goes away
+ * (latency | head) ends the measurement as Ctrl-C does, and the session
+ * is taken out all the same.
+ */
 int cmd_latency(int argc, char **argv)
 {
 	static const struct option longopts[] = {
@@ -739,15 +735,17 @@ int cmd_latency(int argc, char **argv)
 		{ "json", no_argument, NULL, 'j' },
 		{ "by", required_argument, NULL, 'b' },
 		{ "interval", required_argument, NULL, 'i' },
+		{ "root", required_argument, NULL, 'r' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct lat_sel sel = { 0 };
 	double duration = 0, interval = 1, start;
 	bool json = false, live, tty = isatty(STDOUT_FILENO);
 	struct lat_result r = { 0 };
+	const char *root = "/";
 	struct lat_meas m;
 	char why[4096];
-	int c, err;
+	int c, err, rc = 0;
 
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
@@ -777,12 +775,15 @@ int cmd_latency(int argc, char **argv)
 				return EX_USAGE;
 			}
 			break;
+		case 'r':
+			root = root_canon(optarg);
+			break;
 		default:
 			ctl_trace_usage(stderr);
 			return EX_USAGE;
 		}
 	}
-	err = lat_select("/", argv + optind, argc - optind, &sel, why,
+	err = lat_select(root, argv + optind, argc - optind, &sel, why,
 			 sizeof(why));
 	if (err) {
 		fprintf(stderr, "wqrtctl: %s\n", why);
@@ -790,7 +791,7 @@ int cmd_latency(int argc, char **argv)
 		return EX_USAGE;
 	}
 	ctl_catch_signals();
-	err = lat_start(&m, &sel, why, sizeof(why));
+	err = lat_start(&m, root, &sel, why, sizeof(why));
 	if (err) {
 		lat_sel_free(&sel);
 		return ctl_trace_error(why, err);
@@ -818,12 +819,15 @@ int cmd_latency(int argc, char **argv)
 		if (tty)
 			printf("\033[H\033[2J");
 		lat_print_table(stdout, &r, &sel, false);
-		fflush(stdout);
 		lat_result_free(&r);
+		/* no one reads any more: stop as for Ctrl-C */
+		if (ctl_output())
+			break;
 	}
 	if (!err)
 		err = lat_read(&m, &sel, &r, why, sizeof(why));
-	lat_stop(&m);
+	if (lat_stop(&m))
+		rc = EX_IOERR;
 	if (err) {
 		lat_sel_free(&sel);
 		fprintf(stderr, "wqrtctl: %s\n", why);
@@ -842,5 +846,5 @@ int cmd_latency(int argc, char **argv)
 	}
 	lat_result_free(&r);
 	lat_sel_free(&sel);
-	return 0;
+	return rc ? rc : ctl_output() < 0 ? EX_IOERR : 0;
 }

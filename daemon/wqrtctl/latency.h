@@ -113,15 +113,17 @@ struct lat_meas {
 };
 
 /*
- * Set the triggers up under dir (the tracing directory), after removing
- * what dead wqrtctl runs left. 0 or -errno (why).
+ * Set the triggers up in a session of its own (trace_start(): the
+ * tracing directory under root, what dead wqrtctl runs left taken out
+ * first). 0 or -errno (why).
  */
-int lat_start(struct lat_meas *m, const struct lat_sel *sel, char *why,
-	      size_t size);
+int lat_start(struct lat_meas *m, const char *root,
+	      const struct lat_sel *sel, char *why, size_t size);
 /* What was measured so far (seconds: the caller's) */
 int lat_read(struct lat_meas *m, const struct lat_sel *sel,
 	     struct lat_result *r, char *why, size_t size);
-void lat_stop(struct lat_meas *m);
+/* Take the session out: the removals that failed (said) */
+int lat_stop(struct lat_meas *m);
 
 /* The summary table; histograms: a log-scale histogram per row */
 void lat_print_table(FILE *f, const struct lat_result *r,

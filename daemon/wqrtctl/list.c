@@ -63,7 +63,7 @@ static void inv_table(FILE *f, const struct inventory *inv,
 			if (strchr(val, ' '))
 				fputc('"', f);
 		}
-		if (w->pool_ids[0])
+		if (w->pool_ids && w->pool_ids[0])
 			fprintf(f, " pool_ids=\"%s\"", w->pool_ids);
 		fputc('\n', f);
 	}
@@ -136,7 +136,7 @@ static void inv_json(FILE *f, const struct inventory *inv,
 			json_attr(f, a, &w->st.cur);
 			first = false;
 		}
-		if (w->pool_ids[0]) {
+		if (w->pool_ids && w->pool_ids[0]) {
 			fprintf(f, "%s\"pool_ids\": ", first ? "" : ", ");
 			json_str(f, w->pool_ids);
 		}

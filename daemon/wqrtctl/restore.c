@@ -61,11 +61,23 @@ int cmd_restore(int argc, char **argv)
 	lock = runstate_lock(dir, &holder);
 	if (lock == -EWOULDBLOCK) {
 		fprintf(stderr,
-			"wqrtctl: wqrtd (pid %d) holds %s and would apply its profiles again; let it finish, or stop it\n",
-			(int)holder, dir);
+			"wqrtctl: pid %d (%s) holds %s and would apply its profiles again; let it finish, or stop it\n",
+			(int)holder, runstate_holder_name(holder), dir);
 		return EX_TEMPFAIL;
 	}
+	/* without the lock, another instance could write beside it */
+	if (lock < 0 && lock != -ENOENT) {
+		fprintf(stderr,
+			"wqrtctl: %s/" RUNSTATE_LOCK ": %s; nothing put back\n",
+			dir, strerror(-lock));
+		return EX_CANTCREAT;
+	}
 	if (access(state, F_OK)) {
+		if (errno != ENOENT) {
+			fprintf(stderr, "wqrtctl: %s: %s; nothing put back\n",
+				state, strerror(errno));
+			return EX_NOINPUT;
+		}
 		printf("nothing to restore: no %s\n", state);
 		return 0;
 	}
@@ -75,10 +87,12 @@ int cmd_restore(int argc, char **argv)
 	sys_ops_for_root(&ops, o.root);
 	daemon_init(&d, o.root, &ops, cfg);
 	err = daemon_use_state(&d, state);
-	if (err == -ESTALE || err == -EPERM) {
-		/* said: another boot's, or not to be trusted */
-		fprintf(stderr, "wqrtctl: %s: nothing put back; remove it if it is not wqrtd's\n",
-			state);
+	if (err == -ESTALE || err == -EPERM || err == -EBADMSG) {
+		/* said: another boot's, not to be trusted, a bad line */
+		fprintf(stderr, "wqrtctl: %s: nothing put back; %s\n", state,
+			err == -EBADMSG ?
+				"the file is kept: fix or remove the line named above" :
+				"remove it if it is not wqrtd's");
 		daemon_free(&d);
 		return EX_DATAERR;
 	}

@@ -2,7 +2,6 @@
 #include "trace.h"
 
 #include <errno.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,6 +9,27 @@
 #include <unistd.h>
 
 #include <tracefs.h>
+
+/* the tracefs removals that failed in this process */
+static unsigned int failures;
+
+unsigned int trace_failures(void)
+{
+	return failures;
+}
+
+/* Each one said, and counted for the exit status */
+static int say_failures(struct strlist *errors)
+{
+	size_t i;
+	int n = errors->n;
+
+	for (i = 0; i < errors->n; i++)
+		fprintf(stderr, "wqrtctl: %s\n", errors->v[i]);
+	failures += errors->n;
+	strlist_free(errors);
+	return n;
+}
 
 int trace_check(const char *dir, char *why, size_t size)
 {
@@ -56,150 +76,6 @@ int trace_check(const char *dir, char *why, size_t size)
 	return -ENOTSUP;
 }
 
-const char *trace_dir(char *why, size_t size)
-{
-	const char *dir = NULL;
-
-	if (tracefs_tracing_dir_is_mounted(true, &dir) < 0 || !dir) {
-		snprintf(why, size,
-			 "no tracefs: the kernel lacks CONFIG_FTRACE (or tracefs cannot be mounted on /sys/kernel/tracing)");
-		return NULL;
-	}
-	return dir;
-}
-
-bool trace_owner_alive(const char *root, pid_t pid)
-{
-	char path[WQRT_PATH_MAX], comm[32];
-
-	if (pid <= 0 || path_fmt(path, sizeof(path), root, "/proc/%d/comm",
-				 (int)pid))
-		return false;
-	return !read_text(path, comm, sizeof(comm)) &&
-	       !strcmp(comm, TRACE_PREFIX);
-}
-
-/* "wqrtctl-PID" or "wqrtctl_PID_...": PID, or 0 */
-static pid_t owner_of(const char *name)
-{
-	size_t n = strlen(TRACE_PREFIX);
-	char *end;
-	long pid;
-
-	if (strncmp(name, TRACE_PREFIX, n) ||
-	    (name[n] != '-' && name[n] != '_'))
-		return 0;
-	pid = strtol(name + n + 1, &end, 10);
-	if (end == name + n + 1 || pid <= 0 ||
-	    (*end != '\0' && *end != '_'))
-		return 0;
-	return (pid_t)pid;
-}
-
-/*
- * Remove every trigger of the events of system in inst: each line of a
- * trigger file is removed by writing it back with '!' (what trace-cmd
- * reset does). A histogram whose variables another one uses cannot go
- * first: passes go on while they remove something. Returns the triggers
- * left.
- */
-static int clear_triggers(struct tracefs_instance *inst, const char *system)
-{
-	int pass, left = 0, removed;
-
-	for (pass = 0; pass < 8; pass++) {
-		char **events = tracefs_system_events(
-			tracefs_instance_get_trace_dir(inst), system);
-		size_t i;
-
-		removed = left = 0;
-		for (i = 0; events && events[i]; i++) {
-			char *text = tracefs_event_file_read(inst, system,
-							     events[i],
-							     "trigger", NULL);
-			char *line, *save = NULL;
-
-			for (line = text ? strtok_r(text, "\n", &save) : NULL;
-			     line; line = strtok_r(NULL, "\n", &save)) {
-				char *tag, cmd[4096];
-
-				if (line[0] == '#' || !line[0])
-					continue;
-				tag = strstr(line, " [");
-				if (tag)
-					*tag = '\0';
-				snprintf(cmd, sizeof(cmd), "!%s", line);
-				if (tracefs_event_file_append(inst, system,
-							      events[i],
-							      "trigger",
-							      cmd) < 0)
-					left++;
-				else
-					removed++;
-			}
-			free(text);
-		}
-		tracefs_list_free(events);
-		if (!left || !removed)
-			break;
-	}
-	return left;
-}
-
-static int remove_synth(const char *name)
-{
-	struct tracefs_dynevent *ev =
-		tracefs_dynevent_get(TRACEFS_DYNEVENT_SYNTH, NULL, name);
-	int r;
-
-	if (!ev)
-		return -ENOENT;
-	r = tracefs_dynevent_destroy(ev, false);
-	tracefs_dynevent_free(ev);
-	return r < 0 ? -EBUSY : 0;
-}
-
-int trace_clean_stale(const char *dir)
-{
-	/* a basic regular expression (regcomp() without REG_EXTENDED) */
-	char **names = tracefs_instances("^" TRACE_PREFIX "-[0-9][0-9]*$");
-	struct tracefs_dynevent **evs;
-	int cleaned = 0;
-	size_t i;
-
-	(void)dir;
-	for (i = 0; names && names[i]; i++) {
-		struct tracefs_instance *inst;
-
-		if (trace_owner_alive("/", owner_of(names[i])))
-			continue;
-		inst = tracefs_instance_alloc(NULL, names[i]);
-		if (!inst)
-			continue;
-		clear_triggers(inst, "synthetic");
-		clear_triggers(inst, "workqueue");
-		if (!tracefs_instance_destroy(inst))
-			cleaned++;
-		tracefs_instance_free(inst);
-	}
-	tracefs_list_free(names);
-	evs = tracefs_dynevent_get_all(TRACEFS_DYNEVENT_SYNTH, NULL);
-	for (i = 0; evs && evs[i]; i++) {
-		char *system = NULL, *event = NULL;
-
-		tracefs_dynevent_info(evs[i], &system, &event, NULL, NULL,
-				      NULL);
-		if (event && owner_of(event) &&
-		    !trace_owner_alive("/", owner_of(event)) &&
-		    tracefs_dynevent_destroy(evs[i], false) == 0)
-			cleaned++;
-		free(system);
-		free(event);
-	}
-	tracefs_dynevent_list_free(evs);
-	return cleaned;
-}
-
 /* The kernel's own words on the last failed write, appended to why */
 static void kernel_error(struct tracefs_instance *inst, char *why, size_t size)
 {
@@ -214,16 +90,57 @@ static void kernel_error(struct tracefs_instance *inst, char *why, size_t size)
 	free(err);
 }
 
-int trace_open(struct trace_sess *s, char *why, size_t size)
+/*
+ * The tracing directory: a fake root's (its tracefs files are plain ones,
+ * which libtracefs is pointed at), or libtracefs's, mounted if need be
+ */
+static int find_dir(const char *root, char *dir, size_t size, char *why,
+		    size_t why_size)
 {
+	const char *d = NULL;
+
+	if (!root_is_real(root)) {
+		if (tracedir_find(root, dir, size) ||
+		    tracefs_set_tracing_dir(dir) < 0) {
+			snprintf(why, why_size,
+				 "no tracing directory under %s (sys/kernel/tracing/instances)",
+				 root);
+			return -ENOTSUP;
+		}
+		return 0;
+	}
+	if (tracefs_tracing_dir_is_mounted(true, &d) < 0 || !d) {
+		snprintf(why, why_size,
+			 "no tracefs: the kernel lacks CONFIG_FTRACE (or tracefs cannot be mounted on /sys/kernel/tracing)");
+		return -ENOTSUP;
+	}
+	snprintf(dir, size, "%s", d);
+	return 0;
+}
+
+int trace_start(struct trace_sess *s, const char *root, char *why,
+		size_t size)
+{
+	struct strlist errors = { 0 };
+	int err, removed;
+
 	memset(s, 0, sizeof(*s));
+	sys_ops_for_root(&s->ops, root);
+	err = find_dir(root, s->dir, sizeof(s->dir), why, size);
+	if (err)
+		return err;
+	/* what killed runs left, even where this one cannot run */
+	tracedir_clean(&s->ops, s->dir, getpid(), &removed, &errors);
+	say_failures(&errors);
+	err = trace_check(s->dir, why, size);
+	if (err)
+		return err;
 	snprintf(s->name, sizeof(s->name), TRACE_PREFIX "-%d", (int)getpid());
 	snprintf(s->synth_prefix, sizeof(s->synth_prefix), TRACE_PREFIX "_%d_",
 		 (int)getpid());
 	s->inst = tracefs_instance_create(s->name);
 	if (!s->inst) {
-		int err = errno ? errno : EIO;
-
+		err = errno ? errno : EIO;
 		snprintf(why, size, "cannot create the tracefs instance %s: %s",
 			 s->name, strerror(err));
 		return -err;
@@ -254,7 +171,6 @@ int trace_synth(struct trace_sess *s, const char *suffix, const char *fields,
 		kernel_error(NULL, why, size);
 		return -err;
 	}
-	strlist_add(&s->synths, "%s", name);
 	return 0;
 }
 
@@ -271,7 +187,6 @@ int trace_trigger(struct trace_sess *s, const char *system, const char *event,
 		kernel_error(s->inst, why, size);
 		return -err;
 	}
-	strlist_add(&s->triggers, "%s/%s\t%s", system, event, trigger);
 	return 0;
 }
 
@@ -306,32 +221,15 @@ const char *trace_hist_named(const char *text, const char *name, size_t *len)
 	return p;
 }
 
-void trace_close(struct trace_sess *s)
+int trace_close(struct trace_sess *s)
 {
-	size_t i;
+	struct strlist errors = { 0 };
 
 	if (!s->inst)
-		return;
-	/* the triggers that use others' variables were added last */
-	for (i = s->triggers.n; i > 0; i--) {
-		char *t = s->triggers.v[i - 1], *tab = strchr(t, '\t');
-		char *slash = strchr(t, '/'), cmd[4096];
-
-		if (!tab || !slash)
-			continue;
-		*tab = *slash = '\0';
-		snprintf(cmd, sizeof(cmd), "!%s", tab + 1);
-		tracefs_event_file_append(s->inst, t, slash + 1, "trigger",
-					  cmd);
-	}
-	/* whatever is left (the kernel refused a removal): each line */
-	clear_triggers(s->inst, "synthetic");
-	clear_triggers(s->inst, "workqueue");
-	tracefs_instance_destroy(s->inst);
+		return 0;
+	/* the triggers, the instance, then the events no trigger uses now */
+	tracedir_remove(&s->ops, s->dir, s->name, s->synth_prefix, &errors);
 	tracefs_instance_free(s->inst);
 	s->inst = NULL;
-	for (i = 0; i < s->synths.n; i++)
-		remove_synth(s->synths.v[i]);
-	strlist_free(&s->synths);
-	strlist_free(&s->triggers);
+	return say_failures(&errors);
 }

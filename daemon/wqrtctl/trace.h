@@ -13,9 +13,9 @@
  * ended) in an instance of its own, and histograms with filters on the
  * synthetic event.
  *
- * A run killed with SIGKILL leaves its instance, triggers and synthetic
- * events behind: trace_clean_stale() removes those of every wqrtctl that
- * is gone, and every session starts with it.
+ * What a run leaves when it is killed (SIGKILL, the OOM killer), the next
+ * wqrtctl and wqrtd take out (shared/tracedir.h); a session takes its own
+ * out through the same code, and says each failure with its path.
  */
 #ifndef WQRT_TRACE_H
 #define WQRT_TRACE_H
@@ -24,9 +24,9 @@
 #include <stddef.h>
 #include <sys/types.h>
 
+#include "sysops.h"
+#include "tracedir.h"
 #include "util.h"
-
-#define TRACE_PREFIX "wqrtctl"
 
 struct tracefs_instance;
 
@@ -34,9 +34,8 @@ struct trace_sess {
 	struct tracefs_instance *inst;
 	char name[64]; /* the instance, "wqrtctl-PID" */
 	char synth_prefix[64]; /* "wqrtctl_PID_" */
-	struct strlist synths; /* synthetic events created, by name */
-	/* "SYSTEM/EVENT\tTRIGGER" added, removed in reverse order */
-	struct strlist triggers;
+	char dir[WQRT_PATH_MAX]; /* the tracing directory */
+	struct sys_ops ops; /* how it is taken out (a fake root's manners) */
 };
 
 /*
@@ -47,23 +46,14 @@ struct trace_sess {
 int trace_check(const char *dir, char *why, size_t size);
 
 /*
- * The tracing directory, mounted if need be; NULL with why filled when
- * there is none.
+ * A session in a tracefs instance of its own: the tracing directory
+ * (under root: a fake root's, given to libtracefs; else libtracefs's,
+ * mounted if need be), what gone runs left there taken out first, the
+ * kernel checked (trace_check()), the instance made. 0, or -errno with
+ * why filled (-ENOTSUP: something is missing).
  */
-const char *trace_dir(char *why, size_t size);
-
-/*
- * Remove the instances, triggers and synthetic events that wqrtctl runs
- * no longer running left under dir (those of a live wqrtctl stay).
- * Returns how many instances and events were removed.
- */
-int trace_clean_stale(const char *dir);
-
-/* A live wqrtctl: pid runs and is called wqrtctl */
-bool trace_owner_alive(const char *root, pid_t pid);
-
-/* Create this process's instance. 0 or -errno (why filled). */
-int trace_open(struct trace_sess *s, char *why, size_t size);
+int trace_start(struct trace_sess *s, const char *root, char *why,
+		size_t size);
 /*
  * A synthetic event SYNTH_PREFIX + suffix with fields ("char wq[];
  * u64 lat"). The full name goes to name. 0 or -errno (why filled).
@@ -80,7 +70,15 @@ char *trace_hist(struct trace_sess *s, const char *system, const char *event);
  * into text, its length in *len), or NULL.
  */
 const char *trace_hist_named(const char *text, const char *name, size_t *len);
-/* Remove the triggers, the instance and the synthetic events. */
-void trace_close(struct trace_sess *s);
+/*
+ * Take out the triggers, the instance and the synthetic events; each
+ * failure said on stderr with its path. Returns the failures.
+ */
+int trace_close(struct trace_sess *s);
+/*
+ * The tracefs removals that failed in this process (its own, and what
+ * gone runs left): the exit status says so.
+ */
+unsigned int trace_failures(void);
 
 #endif

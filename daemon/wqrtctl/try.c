@@ -128,7 +128,7 @@ static int measure(const struct lat_sel *sel, double seconds,
 	char why[4096];
 	int err;
 
-	err = lat_start(&m, sel, why, sizeof(why));
+	err = lat_start(&m, "/", sel, why, sizeof(why));
 	if (err) {
 		fprintf(stderr, "wqrtctl: %s\n", why);
 		return err;

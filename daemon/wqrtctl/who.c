@@ -78,12 +78,12 @@ static void who_x_entry(const struct hist_entry *e, void *arg)
 
 /* What sysfs says of wq, and what would profile it */
 static void who_wq(const struct inventory *inv, const struct config *cfg,
-		   const char *cfg_path, const char *wq)
+		   const char *cfg_path, const char *wq, const char *root)
 {
 	static const char *const attrs[] = { "policy",	 "rtprio",  "nice",
 					     "cpumask", "pool_ids", NULL };
 	const struct inv_wq *w = NULL;
-	char path[WQRT_PATH_MAX], val[256], reason[256];
+	char path[WQRT_PATH_MAX], *val, reason[256];
 	const struct rule *rule;
 	struct stat st;
 	size_t i;
@@ -91,13 +91,15 @@ static void who_wq(const struct inventory *inv, const struct config *cfg,
 	for (i = 0; i < inv->n; i++)
 		if (!strcmp(inv->v[i].name, wq))
 			w = &inv->v[i];
-	if (!wq_path(path, sizeof(path), "/", wq, "") && !stat(path, &st)) {
+	if (!wq_path(path, sizeof(path), root, wq, "") && !stat(path, &st)) {
 		printf("    in sysfs, %s:", w ? wq_kind_name(w->kind) :
 						    "unbound or ordered");
 		for (i = 0; attrs[i]; i++)
-			if (!wq_path(path, sizeof(path), "/", wq, attrs[i]) &&
-			    !read_text(path, val, sizeof(val)))
+			if (!wq_path(path, sizeof(path), root, wq, attrs[i]) &&
+			    !read_text_alloc(path, &val)) {
 				printf(" %s %s", attrs[i], val);
+				free(val);
+			}
 		printf("\n");
 	} else {
 		printf("    not in sysfs: %s\n",
@@ -137,11 +139,14 @@ static void pool_of(const char *comm, char *buf, size_t size)
 
 static void who_print(const struct who_data *d, const char *func,
 		      double seconds, const struct inventory *inv,
-		      const struct config *cfg, const char *cfg_path)
+		      const struct config *cfg, const char *cfg_path,
+		      const char *root)
 {
+	struct sys_ops ops;
 	uint64_t total = 0;
 	size_t i, j;
 
+	sys_ops_for_root(&ops, root);
 	for (i = 0; i < d->nx; i++)
 		if (!strcmp(d->x[i].func, func))
 			total += d->x[i].n;
@@ -159,7 +164,7 @@ static void who_print(const struct who_data *d, const char *func,
 			continue;
 		printf("  workqueue %s: %" PRIu64 " work item(s) queued\n",
 		       d->q[i].wq, d->q[i].n);
-		who_wq(inv, cfg, cfg_path, d->q[i].wq);
+		who_wq(inv, cfg, cfg_path, d->q[i].wq, root);
 	}
 	printf("  kworkers that ran it:\n");
 	for (i = 0; i < d->nx; i++) {
@@ -176,10 +181,11 @@ static void who_print(const struct who_data *d, const char *func,
 				break;
 		if (j < i)
 			continue;
-		snprintf(path, sizeof(path), "/proc/%d/comm", (int)x->pid);
-		read_text(path, comm, sizeof(comm));
+		if (!path_fmt(path, sizeof(path), root, "/proc/%d/comm",
+			      (int)x->pid))
+			read_text(path, comm, sizeof(comm));
 		pool_of(comm, pool, sizeof(pool));
-		if (!sys_ops_real.sched_get(NULL, x->pid, &sv))
+		if (!ops.sched_get(ops.ctx, x->pid, &sv))
 			snprintf(sched, sizeof(sched), "%s %d",
 				 sched_policy_name(sv.policy),
 				 sv.policy == SCHED_OTHER ? sv.nice :
@@ -201,9 +207,11 @@ int cmd_who(int argc, char **argv)
 	static const struct option longopts[] = {
 		{ "duration", required_argument, NULL, 'd' },
 		{ "config", required_argument, NULL, 'c' },
+		{ "root", required_argument, NULL, 'r' },
 		{ NULL, 0, NULL, 0 },
 	};
-	const char *cfg_path = WQRT_DEFAULT_CONF, *dir;
+	const char *root = "/";
+	const char *cfg_path = WQRT_DEFAULT_CONF;
 	const char *qkeys[] = { "function", "workqueue" };
 	const char *xkeys[] = { "function", "common_pid", "common_cpu" };
 	char why[4096], t[4096], filter[3000], *text;
@@ -214,7 +222,7 @@ int cmd_who(int argc, char **argv)
 	struct trace_sess s;
 	double duration = 3, start;
 	bool cfg_given = false;
-	int c, i, err, found;
+	int c, i, err, found, fails;
 
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "c:", longopts, NULL)) != -1) {
@@ -227,6 +235,9 @@ int cmd_who(int argc, char **argv)
 			cfg_path = optarg;
 			cfg_given = true;
 			break;
+		case 'r':
+			root = root_canon(optarg);
+			break;
 		default:
 			ctl_trace_usage(stderr);
 			return EX_USAGE;
@@ -237,7 +248,7 @@ int cmd_who(int argc, char **argv)
 		return EX_USAGE;
 	}
 	for (i = optind; i < argc; i++) {
-		found = ksyms_find("/", argv[i], &sel.addrs, &sel.naddrs);
+		found = ksyms_find(root, argv[i], &sel.addrs, &sel.naddrs);
 		if (found <= 0) {
 			fprintf(stderr, "wqrtctl: %s: %s\n", argv[i],
 				found == -EPERM ?
@@ -249,18 +260,13 @@ int cmd_who(int argc, char **argv)
 		}
 	}
 	if (cfg_given || !access(cfg_path, F_OK)) {
-		if (config_load_report(cfg_path, "/", &cfg, NULL)) {
+		if (config_load_report(cfg_path, root, &cfg, NULL)) {
 			lat_sel_free(&sel);
 			return EX_CONFIG;
 		}
 	}
 	ctl_catch_signals();
-	dir = trace_dir(why, sizeof(why));
-	if (dir)
-		trace_clean_stale(dir);
-	err = dir ? trace_check(dir, why, sizeof(why)) : -ENOTSUP;
-	if (!err)
-		err = trace_open(&s, why, sizeof(why));
+	err = trace_start(&s, root, why, sizeof(why));
 	if (err) {
 		lat_sel_free(&sel);
 		config_free(cfg);
@@ -300,17 +306,18 @@ int cmd_who(int argc, char **argv)
 		err = hist_parse(text, xkeys, 3, NULL, 0, who_x_entry, &d, NULL,
 				 why, sizeof(why));
 	free(text);
-	trace_close(&s);
+	fails = trace_close(&s);
 	if (err < 0) {
 		fprintf(stderr, "wqrtctl: %s\n", why);
 		err = EX_SOFTWARE;
 	} else {
-		inventory_scan("/", true, &inv);
+		inventory_scan(root, true, &inv);
 		for (i = optind; i < argc; i++)
 			who_print(&d, argv[i], ctl_now() - start, &inv, cfg,
-				  cfg_path);
+				  cfg_path, root);
 		inventory_free(&inv);
-		err = 0;
+		/* a session that could not be taken out: said, and here */
+		err = fails ? EX_IOERR : ctl_output() < 0 ? EX_IOERR : 0;
 	}
 	free(d.q);
 	free(d.x);

@@ -268,18 +268,22 @@ static int kw_check(const struct apply_ctx *ax, const struct kw_track *k)
 /*
  * The pid changed hands while it was being set: whoever has it now may
  * have got a real-time policy meant for a kworker. Put it back to
- * SCHED_OTHER. Unless the task at the pid is still the kworker, on its
- * way out: its pidfd reports the exit before its pid is free, and a
- * rescuer destroyed with its workqueue while it was being set is no
- * stranger (make bench-reaction logged it at LOG_CRIT and "put back" the
- * dying kworker).
+ * SCHED_OTHER at the nice it was born with: 0 for a process or a
+ * usermode helper, -20 for a CPU's highpri kworker ("kworker/N:MH"); a
+ * kworker is planned as a new one by the next scan, which its FORK event
+ * brings (a pool's worker gets its workqueue's policy then). Unless the
+ * task at the pid is still the kworker, on its way out: its pidfd
+ * reports the exit before its pid is free, and a rescuer destroyed with
+ * its workqueue while it was being set is no stranger (make
+ * bench-reaction logged it at LOG_CRIT and "put back" the dying kworker).
  */
 static void kw_disown(const struct apply_ctx *ax, const struct kw_track *k,
 		      const struct sched_val *target)
 {
 	struct log_ctx lc = { .pid = k->pid, .attr = "policy" };
-	const struct sched_val other = { SCHED_OTHER, 0, 0,
-					 SCHED_FLAG_RESET_ON_FORK };
+	struct sched_val other = { SCHED_OTHER, 0, 0,
+				   SCHED_FLAG_RESET_ON_FORK };
+	struct kw_class c;
 	struct task_info t;
 	int err;
 
@@ -291,13 +295,16 @@ static void kw_disown(const struct apply_ctx *ax, const struct kw_track *k,
 			 k->comm, (int)k->pid);
 		return;
 	}
+	kworker_classify(t.comm, &c);
+	if (task_is_kworker(&t) && c.kind == KW_PERCPU && c.highpri)
+		other.nice = -20;
 	err = ax->ops->sched_set(ax->ops->ctx, k->pid, &other);
 	lc.err = err < 0 ? -err : 0;
 	log_full(LOG_CRIT, &lc,
-		 "pid %d changed hands while %s (pid %d) was being set to %s %d: its new owner (%s) was put back to SCHED_OTHER%s%s",
+		 "pid %d changed hands while %s (pid %d) was being set to %s %d: its new owner (%s) was put back to SCHED_OTHER nice %d%s%s",
 		 (int)k->pid, k->comm, (int)k->pid,
 		 sched_policy_name(target->policy), target->rtprio, t.comm,
-		 err ? ": failed: " : "", err ? strerror(-err) : "");
+		 other.nice, err ? ": failed: " : "", err ? strerror(-err) : "");
 }
 
 /*

@@ -120,6 +120,10 @@ void daemon_init(struct daemon *d, const char *root, const struct sys_ops *ops,
 
 void daemon_free(struct daemon *d)
 {
+	size_t i;
+
+	for (i = 0; i < d->nwqs; i++)
+		free(d->wqs[i].pools);
 	free(d->wqs);
 	free(d->kws);
 	free(d->shared);
@@ -183,6 +187,7 @@ static void wq_drop(struct daemon *d, struct wq_track *t)
 
 	if (t->orig.set)
 		d->dirty = true;
+	free(t->pools);
 	htab_swap_remove(&d->wq_ix, htab_hash_str(t->name), i,
 			 htab_hash_str(d->wqs[last].name), last);
 	*t = d->wqs[last];
@@ -195,18 +200,21 @@ static void wq_drop(struct daemon *d, struct wq_track *t)
 static void note_shared(struct daemon *d, const char *name,
 			const struct rule *r)
 {
-	int ids[MAX_POOLS], n;
+	int *ids, n;
 	int *v;
 
 	if (r && (r->s.set & WA_BIT(WA_POLICY)))
 		return;
-	n = wq_read_pool_ids(d->root, name, ids, MAX_POOLS);
+	n = wq_read_pool_ids(d->root, name, &ids);
 	if (n <= 0)
 		return;
 	v = realloc(d->shared, (d->nshared + n) * sizeof(*v));
-	if (!v)
+	if (!v) {
+		free(ids);
 		return;
+	}
 	memcpy(v + d->nshared, ids, n * sizeof(*ids));
+	free(ids);
 	d->shared = v;
 	d->nshared += n;
 	d->owners_ok = false;
@@ -251,7 +259,8 @@ static void wq_settle(struct daemon *d, struct wq_track *t,
 		wq_drop(d, t);
 		return;
 	}
-	n = wq_read_pool_ids(d->root, t->name, t->pools, MAX_POOLS);
+	free(t->pools);
+	n = wq_read_pool_ids(d->root, t->name, &t->pools);
 	t->npools = n > 0 ? n : 0;
 	d->owners_ok = false;
 }
@@ -507,8 +516,18 @@ static void plan_kw_into(struct daemon *d, const struct task_info *ti)
 	snprintf(k->comm, sizeof(k->comm), "%s", ti->comm);
 	k->keep = p.keep;
 	k->seen = true;
-	if ((p.drift || p.restore) && !queue_kw(d, &p))
+	if (p.drift || p.restore) {
+		/*
+		 * A change waits for its original in the pass's one save: no
+		 * room for the job, no change (again on the next scan)
+		 */
+		err = queue_kw(d, &p);
+		if (err) {
+			count(d, err);
+			judged(d, ti->pid, ti->comm, err);
+		}
 		return;
+	}
 	err = kw_apply_recorded(&d->ax, k, &p, false);
 	judged(d, ti->pid, ti->comm, err);
 	if (err == -ESRCH)
@@ -945,6 +964,8 @@ int daemon_restore(struct daemon *d)
 		/* what could not be put back stays, for a next instance */
 		if (d->wqs[i].orig.set)
 			d->wqs[keep++] = d->wqs[i];
+		else
+			free(d->wqs[i].pools);
 	}
 	d->nwqs = keep;
 	d->owners_ok = false;

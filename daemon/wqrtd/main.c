@@ -10,6 +10,7 @@
 #include "netlink.h"
 #include "runstate.h"
 #include "timing.h"
+#include "tracedir.h"
 #include "watch.h"
 
 #include <errno.h>
@@ -41,6 +42,7 @@ struct opts {
 struct ctx {
 	struct daemon d;
 	char run_dir[WQRT_PATH_MAX]; /* originals and what it publishes */
+	int lock; /* the fd that holds RUN_DIR/lock, or -1 */
 	unsigned int published; /* runstate_publish()'s generation */
 	struct nlw nl;
 	struct opts o;
@@ -114,7 +116,7 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 			o->foreground = true;
 			break;
 		case O_ROOT:
-			o->root = optarg;
+			o->root = root_canon(optarg);
 			break;
 		case O_TIMING:
 			o->timing = optarg;
@@ -213,8 +215,9 @@ static int use_originals(struct ctx *c)
 		int fd = runstate_lock(c->run_dir, &holder);
 
 		if (fd == -EWOULDBLOCK) {
-			log_err("wqrtd (pid %d) holds %s, the originals of what it changed: nothing is changed beside it (wqrtctl status shows it; --dry-run and --check still work)",
-				(int)holder, c->run_dir);
+			log_err("pid %d (%s) holds %s, the originals of what it changed: nothing is changed beside it (wqrtctl status shows a running wqrtd; --dry-run and --check still work)",
+				(int)holder, runstate_holder_name(holder),
+				c->run_dir);
 			return EX_TEMPFAIL;
 		}
 		if (fd < 0) {
@@ -222,17 +225,19 @@ static int use_originals(struct ctx *c)
 				c->run_dir, strerror(-fd));
 			return EX_CANTCREAT;
 		}
+		c->lock = fd;
 	}
 	snprintf(state, sizeof(state), "%s/originals", c->run_dir);
 	err = daemon_use_state(&c->d, state);
 	if (err && err != -ESTALE && !c->o.dry_run) {
-		if (err != -EPERM)
+		/* untrusted, or a line that cannot be read: said already */
+		if (err != -EPERM && err != -EBADMSG)
 			log_err("%s: %s", state, strerror(-err));
 		log_err("%s: its originals cannot be used, and would be lost: nothing is changed (see wqrtd(8), FILES)",
 			state);
 		return EX_DATAERR;
 	}
-	if (err && err != -EPERM && err != -ESTALE)
+	if (err && err != -EPERM && err != -ESTALE && err != -EBADMSG)
 		log_warn("%s: %s", state, strerror(-err));
 	/* --dry-run: read, never written */
 	if (c->o.dry_run)
@@ -251,11 +256,35 @@ static void notify_status(struct ctx *c)
 		*err ? "; last error: " : "", err);
 }
 
+/*
+ * What wqrtctl latency, who and try runs that are gone (killed) left in
+ * tracefs, taken out: their triggers keep the workqueue tracepoints live
+ * for every work item of the system (tracedir.h)
+ */
+static void clean_traces(struct ctx *c)
+{
+	struct strlist errors = { 0 };
+	char dir[WQRT_PATH_MAX];
+	int removed;
+	size_t i;
+
+	if (tracedir_find(c->o.root, dir, sizeof(dir)))
+		return;
+	tracedir_clean(&c->ops, dir, 0, &removed, &errors);
+	for (i = 0; i < errors.n; i++)
+		log_warn("%s", errors.v[i]);
+	strlist_free(&errors);
+	if (removed)
+		log_notice("%s: took out %d tracefs instance(s) and synthetic event(s) that wqrtctl runs now gone left",
+			   dir, removed);
+}
+
 static void scan(struct ctx *c, const char *why)
 {
 	int fails;
 
 	log_debug("scan (%s)", why);
+	clean_traces(c);
 	fails = daemon_scan(&c->d);
 	if (fails)
 		log_warn("%d change(s) failed during %s scan", fails, why);
@@ -514,8 +543,13 @@ static int on_term(sd_event_source *s, const struct signalfd_siginfo *si,
 	if (c->d.cfg->restore_on_exit && !keep_for_restart(c)) {
 		int fails = daemon_restore(&c->d);
 
-		log_info("restored original settings%s",
-			 fails ? " (with failures, see above)" : "");
+		if (fails) {
+			/* the exit status says so: what is left is in the file */
+			log_err("%d original(s) could not be put back; %s/originals keeps them for wqrtctl restore",
+				fails, c->run_dir);
+			return sd_event_exit(c->ev, EX_IOERR);
+		}
+		log_info("restored original settings");
 	}
 	return sd_event_exit(c->ev, 0);
 }
@@ -616,9 +650,14 @@ static int run_daemon(struct ctx *c)
 		log_info("--timing: fork -> verified of new kworkers to %s",
 			 c->o.timing);
 	}
-	if (!c->o.foreground && !getenv("NOTIFY_SOCKET") && daemon(0, 0) < 0) {
-		log_err("daemon(): %s", strerror(errno));
-		return EX_OSERR;
+	if (!c->o.foreground && !getenv("NOTIFY_SOCKET")) {
+		if (daemon(0, 0) < 0) {
+			log_err("daemon(): %s", strerror(errno));
+			return EX_OSERR;
+		}
+		/* the child holds the lock now: it names itself */
+		if (c->lock >= 0)
+			runstate_lock_owner(c->lock);
 	}
 	r = setup_loop(c);
 	if (r < 0) {
@@ -648,12 +687,13 @@ static int run_daemon(struct ctx *c)
 	sd_event_source_unref(c->tick);
 	sd_event_unref(c->ev);
 	timing_close(&c->tm);
-	return r < 0 ? EX_OSERR : 0;
+	/* sd_event_exit()'s code: a put-back at stop that failed */
+	return r < 0 ? EX_OSERR : r;
 }
 
 int main(int argc, char **argv)
 {
-	struct ctx c = { 0 };
+	struct ctx c = { .lock = -1 };
 	struct config *cfg;
 	int r;
 
@@ -714,6 +754,7 @@ int main(int argc, char **argv)
 		daemon_dry_run(&c.d, &rep);
 		r = 0;
 	} else if (c.o.once) {
+		clean_traces(&c);
 		r = daemon_scan(&c.d) ? EX_IOERR : 0;
 	} else {
 		/* a daemon's log on stderr (--foreground, no journald) */

@@ -39,7 +39,7 @@ struct wq_track {
 	/* P, apply.c: .set: attributes wqrtd changed; their old values */
 	struct settings orig;
 	unsigned int warned; /* T, apply.c: missing attributes reported */
-	int pools[MAX_POOLS]; /* S, daemon.c: pool_ids after the last apply */
+	int *pools; /* S, daemon.c: pool_ids after the last apply (owned) */
 	int npools;
 	int err; /* S, apply.c: the permanent error logged, 0 */
 	bool failed; /* S: the last apply failed (a plan: would fail) */

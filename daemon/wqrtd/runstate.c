@@ -56,11 +56,30 @@ int runstate_lock(const char *dir, pid_t *holder)
 		close(fd);
 		return err == -EAGAIN ? -EWOULDBLOCK : err;
 	}
+	runstate_lock_owner(fd);
+	return fd;
+}
+
+void runstate_lock_owner(int fd)
+{
+	char buf[32];
+	int n;
+
 	/* who holds it, for the message of the one that cannot have it */
 	n = snprintf(buf, sizeof(buf), "%d\n", (int)getpid());
 	if (ftruncate(fd, 0) || pwrite(fd, buf, n, 0) != n)
-		log_debug("%s: %s", path, strerror(errno));
-	return fd;
+		log_debug("the lock file: %s", strerror(errno));
+}
+
+const char *runstate_holder_name(pid_t pid)
+{
+	static char comm[32];
+	char path[64];
+
+	snprintf(path, sizeof(path), "/proc/%d/comm", (int)pid);
+	if (pid <= 0 || read_text(path, comm, sizeof(comm)) || !comm[0])
+		return "gone, or unknown";
+	return comm;
 }
 
 /* Write text to path through path.new and rename(): never half a file */

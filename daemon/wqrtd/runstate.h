@@ -57,6 +57,13 @@ int mkdir_p(const char *path, mode_t mode);
  * -errno when the lock file cannot be opened.
  */
 int runstate_lock(const char *dir, pid_t *holder);
+/*
+ * Write this process's pid into the lock file fd holds: after daemon()
+ * forked, the pid that holds the lock is the child's.
+ */
+void runstate_lock_owner(int fd);
+/* What the holder of the lock is called (/proc/PID/comm): a message's */
+const char *runstate_holder_name(pid_t pid);
 /* wqrtd exits: it holds nothing any more */
 void runstate_clear(const char *dir);
 

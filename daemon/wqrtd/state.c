@@ -4,6 +4,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -147,51 +148,223 @@ static int check_trusted(const char *path, int fd)
 	return 0;
 }
 
-/* "NAME ATTR VALUE": a workqueue attribute's original */
-static void load_wq_line(struct state *s, const char *path, char *line)
-{
-	char *name = line, *attr, *val;
-	struct settings one = { 0 };
-	struct saved_wq *w;
-	int a;
+/*
+ * The format: "wqrtd-originals 2" first, then "boot ID" when the boot id
+ * is known, then one line per changed attribute, "wq NAME ATTRIBUTE
+ * VALUE" (sysfs's value), and per changed kworker "kworker PID START
+ * POLICY RTPRIO NICE". NAME and VALUE are escaped: every byte that is not
+ * printable ASCII, the blank and the backslash as \xHH, so that any name
+ * the kernel gives a workqueue round-trips. Version 1, before it, had no
+ * version line and wrote "NAME ATTRIBUTE VALUE" unescaped; it is still
+ * read. Lines are as long as they need (a cpumask of 4096 CPUs is 1151
+ * bytes).
+ */
+#define STATE_MAGIC "wqrtd-originals"
+#define STATE_VERSION 2
 
-	attr = strchr(name, ' ');
-	val = attr ? strchr(attr + 1, ' ') : NULL;
-	if (!val || attr == name || val == attr + 1 || !val[1] ||
-	    attr - name >= WQ_NAME_MAX) {
-		log_warn("%s: ignoring '%s'", path, line);
-		return;
+/* blanks: the blank is escaped too (a field), or kept (a message) */
+static void escape_to(FILE *f, const char *s, bool blanks)
+{
+	const unsigned char *p;
+
+	for (p = (const unsigned char *)s; *p; p++)
+		if (*p < ' ' || (*p == ' ' && blanks) || *p >= 0x7f ||
+		    *p == '\\')
+			fprintf(f, "\\x%02x", *p);
+		else
+			fputc(*p, f);
+}
+
+static void escape(FILE *f, const char *s)
+{
+	escape_to(f, s, true);
+}
+
+static int hexval(char c)
+{
+	return c >= '0' && c <= '9' ? c - '0' :
+	       c >= 'a' && c <= 'f' ? c - 'a' + 10 :
+	       c >= 'A' && c <= 'F' ? c - 'A' + 10 :
+				      -1;
+}
+
+/* Undo escape() in place: 0, or -EINVAL (a bad or NUL escape) */
+static int unescape(char *s)
+{
+	char *in = s, *out = s;
+	int hi, lo;
+
+	while (*in) {
+		if (*in != '\\') {
+			*out++ = *in++;
+			continue;
+		}
+		if (in[1] != 'x' || (hi = hexval(in[2])) < 0 ||
+		    (lo = hexval(in[3])) < 0 || !(hi | lo))
+			return -EINVAL;
+		*out++ = (char)(hi << 4 | lo);
+		in += 4;
 	}
-	*attr++ = '\0';
-	*val++ = '\0';
-	a = attr_lookup(attr);
-	if (a < 0 || attr_parse_sysfs(a, val, &one)) {
-		/* no entry for a workqueue with nothing to put back */
-		log_warn("%s: ignoring '%s %s %s'", path, name, attr, val);
-		return;
-	}
-	w = saved_find(s, name);
-	if (!w)
-		w = saved_add(s, name);
-	if (w)
-		settings_copy_attr(&w->orig, &one, a);
+	*out = '\0';
+	return 0;
+}
+
+/* The next blank-separated field of *p, or NULL */
+static char *field(char **p)
+{
+	char *f = *p;
+
+	if (!*f)
+		return NULL;
+	*p += strcspn(*p, " ");
+	if (**p)
+		*(*p)++ = '\0';
+	return f;
 }
 
 /*
- * "boot ID" first, when the boot id is known; then one line per changed
- * attribute: "WORKQUEUE ATTRIBUTE VALUE" (sysfs's), and per changed
- * kworker "kworker PID START POLICY RTPRIO NICE". Lines are as long as
- * they need (a cpumask of 4096 CPUs is 1151 bytes).
+ * One workqueue attribute's original: name, attribute and value already
+ * split; the value must be one the kernel takes back. 0, or -EINVAL with
+ * why set.
  */
+static int load_wq(struct state *s, const char *name, const char *attr,
+		   const char *val, const char **why)
+{
+	struct settings one = { 0 };
+	struct saved_wq *w;
+	int a = attr_lookup(attr);
+
+	if (!*name || strlen(name) >= WQ_NAME_MAX) {
+		*why = "not a workqueue name";
+		return -EINVAL;
+	}
+	if (a < 0) {
+		*why = "no such attribute";
+		return -EINVAL;
+	}
+	if (attr_parse_kernel(a, val, &one, why))
+		return -EINVAL;
+	w = saved_find(s, name);
+	if (!w)
+		w = saved_add(s, name);
+	if (!w) {
+		*why = "out of memory";
+		return -EINVAL;
+	}
+	settings_copy_attr(&w->orig, &one, a);
+	return 0;
+}
+
+/*
+ * "kworker PID START POLICY RTPRIO NICE" (after "kworker "): a
+ * scheduling the kernel takes back. 0, or -EINVAL with why set.
+ */
+static int load_kw(struct state *s, const char *rest, const char **why)
+{
+	unsigned long long start;
+	struct sched_val v = { 0 };
+	int pid, end = 0;
+	bool rt;
+
+	if (sscanf(rest, "%d %llu %d %d %d%n", &pid, &start, &v.policy,
+		   &v.rtprio, &v.nice, &end) != 5 ||
+	    rest[end] || pid <= 0) {
+		*why = "expected kworker PID START POLICY RTPRIO NICE";
+		return -EINVAL;
+	}
+	rt = v.policy == SCHED_FIFO || v.policy == SCHED_RR;
+	if (!rt && v.policy != SCHED_OTHER && v.policy != SCHED_BATCH &&
+	    v.policy != SCHED_IDLE) {
+		*why = "no scheduling policy wqrtd puts back";
+		return -EINVAL;
+	}
+	if (rt ? v.rtprio < 1 || v.rtprio > 99 : v.rtprio != 0) {
+		*why = "a priority its policy does not take";
+		return -EINVAL;
+	}
+	if (v.nice < -20 || v.nice > 19) {
+		*why = "nice out of -20..19";
+		return -EINVAL;
+	}
+	saved_kw_add(s, pid, start, &v);
+	return 0;
+}
+
+/* One line of version (1 or 2): 0, or -EINVAL with why set */
+static int load_line(struct state *s, int version, char *line,
+		     const char **why)
+{
+	char *p = line, *kind, *name, *attr;
+
+	if (!strncmp(line, "kworker ", 8))
+		return load_kw(s, line + 8, why);
+	if (version == 1) {
+		/* "NAME ATTR VALUE", unescaped: the value is the rest */
+		name = field(&p);
+		attr = field(&p);
+		if (!name || !attr || !*p) {
+			*why = "expected NAME ATTRIBUTE VALUE";
+			return -EINVAL;
+		}
+		return load_wq(s, name, attr, p, why);
+	}
+	kind = field(&p);
+	name = field(&p);
+	attr = field(&p);
+	if (!kind || strcmp(kind, "wq") || !name || !attr || !*p ||
+	    strchr(p, ' ')) {
+		*why = "expected wq NAME ATTRIBUTE VALUE";
+		return -EINVAL;
+	}
+	if (unescape(name) || unescape(p)) {
+		*why = "a bad \\x escape";
+		return -EINVAL;
+	}
+	return load_wq(s, name, attr, p, why);
+}
+
+/*
+ * The version line: 1 (none, the file of before: the line is a record),
+ * 2, or -EINVAL for a version this wqrtd does not know
+ */
+static int load_version(const char *line)
+{
+	int v, end = 0;
+
+	if (strncmp(line, STATE_MAGIC " ", sizeof(STATE_MAGIC)))
+		return 1;
+	if (sscanf(line + sizeof(STATE_MAGIC), "%d%n", &v, &end) != 1 ||
+	    line[sizeof(STATE_MAGIC) + end] || v < 1 || v > STATE_VERSION)
+		return -EINVAL;
+	return v;
+}
+
+/* A line that cannot be read: said with its line, and its text escaped */
+static void bad_line(const char *path, int nr, const char *line,
+		     const char *why)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+
+	if (f) {
+		escape_to(f, line, false);
+		fclose(f);
+	}
+	log_err("%s:%d: '%s': %s; the file is kept as it is, and nothing is put back from it: fix or remove that line (wqrtd(8), FILES)",
+		path, nr, text ? text : "", why);
+	free(text);
+}
+
 int state_load(struct state *s, const char *path, const char *root,
 	       const struct sys_ops *ops)
 {
-	unsigned long long start;
-	struct sched_val orig;
-	char *line = NULL;
+	char *line = NULL, *copy;
+	const char *why;
 	size_t cap = 0;
 	ssize_t len;
-	int pid, end, fd, err, nr = 0;
+	int fd, err, nr = 0, version = 1;
+	bool records = false;
 	FILE *f;
 
 	s->path = path;
@@ -217,34 +390,51 @@ int state_load(struct state *s, const char *path, const char *root,
 		close(fd);
 		return -errno;
 	}
-	while ((len = getline(&line, &cap, f)) > 0) {
+	while (!err && (len = getline(&line, &cap, f)) > 0) {
 		if (line[len - 1] == '\n')
 			line[--len] = '\0';
-		end = 0;
-		if (!nr++ && !strncmp(line, "boot ", 5)) {
+		nr++;
+		if (nr == 1) {
+			version = load_version(line);
+			if (version < 0) {
+				bad_line(path, nr, line,
+					 "written by a wqrtd of another version (this one reads versions 1 and 2)");
+				err = -EBADMSG;
+				break;
+			}
+			if (version > 1)
+				continue;
+		}
+		if (!records && !strncmp(line, "boot ", 5)) {
+			records = true;
 			if (s->boot[0] && strcmp(line + 5, s->boot)) {
 				log_err("%s: written during another boot (boot id %s; this one is %s): its pids and values mean nothing now; refusing it",
 					path, line + 5, s->boot);
 				err = -ESTALE;
-				break;
 			}
 			continue;
 		}
-		if (sscanf(line, "kworker %d %llu %d %d %d%n", &pid, &start,
-			   &orig.policy, &orig.rtprio, &orig.nice, &end) == 5 &&
-		    end && !line[end]) {
-			saved_kw_add(s, pid, start, &orig);
-			continue;
+		records = true;
+		/* the fields are cut out of a copy: the message shows all */
+		copy = strdup(line);
+		if (!copy) {
+			err = -ENOMEM;
+		} else if (load_line(s, version, copy, &why)) {
+			bad_line(path, nr, line, why);
+			err = -EBADMSG;
 		}
-		load_wq_line(s, path, line);
+		free(copy);
 	}
 	free(line);
 	fclose(f);
 	if (err) {
-		/* nothing of it is taken; the next save replaces it */
+		/* nothing of it is taken; another boot's: the next save
+		 * replaces it; one that cannot be read is never written */
 		s->n = s->nk = 0;
 		htab_clear(&s->v_ix);
 		htab_clear(&s->kv_ix);
+		if (err == -EBADMSG)
+			s->path = NULL;
 		return err;
 	}
 	/* unknown: the next save writes the file whatever it holds */
@@ -320,7 +510,11 @@ static void write_orig(FILE *f, const char *wq, const struct settings *orig,
 		if (!(orig->set & WA_BIT(a)))
 			continue;
 		attr_format_sysfs(a, orig, val, sizeof(val));
-		fprintf(f, "%s %s %s\n", wq, attr_name(a), val);
+		fprintf(f, "wq ");
+		escape(f, wq);
+		fprintf(f, " %s ", attr_name(a));
+		escape(f, val);
+		fprintf(f, "\n");
 		(*n)++;
 	}
 }
@@ -347,6 +541,7 @@ int state_save(struct state *s, const struct wq_track *wqs, size_t n,
 	f = open_memstream(&text, &len);
 	if (!f)
 		return -ENOMEM;
+	fprintf(f, STATE_MAGIC " %d\n", STATE_VERSION);
 	if (s->boot[0])
 		fprintf(f, "boot %s\n", s->boot);
 	for (i = 0; i < n; i++)

@@ -48,7 +48,7 @@ rc=$?
 sed 's/^/#   once: /' "$TMPD/once.log"
 ktap_test_result "wqrtd --once beside it: refused (75)" [ $rc -eq 75 ]
 ktap_test_result "...naming the wqrtd that holds the originals" \
-	grep -qF "wqrtd (pid $DPID) holds /run/wqrtd" "$TMPD/once.log"
+	grep -qF "pid $DPID (wqrtd) holds /run/wqrtd" "$TMPD/once.log"
 unchanged() { attr_is writeback nice "$NICE" && all_sched "1 33" "$RESCUER"; }
 ktap_test_result "...and changing nothing" unchanged
 

@@ -799,6 +799,32 @@ static void test_parse_linear(void **state)
 	assert_true(big <= 20 * small);
 }
 
+/*
+ * Issue 46.9: "[wq:a]b]" was read as [wq:a], silently; a key given twice
+ * in a section kept its last value without a word.
+ */
+static void test_error_bracket_in_section_name(void **state)
+{
+	(void)state;
+	expect_error("[wq:a]b]\nnice = 1\n",
+		     "1: [wq:a]b]: a section name ends at its first `]`: nothing may follow it");
+	expect_error("[global]\n[wq:b]\nnice = 1\n[wq:a] ]\nnice = 2\n",
+		     "4: [wq:a] ]: a section name ends at its first `]`: nothing may follow it");
+}
+
+static void test_error_duplicate_key(void **state)
+{
+	struct config *c;
+
+	(void)state;
+	expect_error("[wq:a]\nnice = 1\nrtprio = 0\nNice = 2\n",
+		     "4: [wq:a] nice = 2: the key is given again (first on line 2; names are folded to lower case)");
+	/* the same key in two sections is no duplicate */
+	c = load("[wq:a]\nnice = 1\n[wq:b]\nnice = 1\n");
+	assert_non_null(c);
+	config_free(c);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -825,6 +851,8 @@ int main(void)
 		cmocka_unit_test(test_example_config_is_valid),
 		cmocka_unit_test(test_untrusted_file),
 		cmocka_unit_test(test_error_duplicate_section),
+		cmocka_unit_test(test_error_bracket_in_section_name),
+		cmocka_unit_test(test_error_duplicate_key),
 		cmocka_unit_test(test_error_empty),
 		cmocka_unit_test(test_error_long_line),
 		cmocka_unit_test(test_every_syntax_error),

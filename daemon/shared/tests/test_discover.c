@@ -8,9 +8,11 @@
 
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "discover.h"
+#include "sysops.h"
 #include "faketree.h"
 
 static void test_classify_unbound(void **state)
@@ -127,14 +129,56 @@ static void test_kworker_needs_kthreadd_parent(void **state)
 
 static void test_pool_ids(void **state)
 {
-	int ids[4];
+	struct faketree ft;
+	char text[8192];
+	size_t len = 0;
+	int *ids, pod;
 
 	(void)state;
-	assert_int_equal(parse_pool_ids("0:5 1:7\n", ids, 4), 2);
+	assert_int_equal(parse_pool_ids("0:5 1:7\n", &ids), 2);
 	assert_int_equal(ids[0], 5);
 	assert_int_equal(ids[1], 7);
-	assert_int_equal(parse_pool_ids("", ids, 4), 0);
-	assert_int_equal(parse_pool_ids("5", ids, 4), -EINVAL);
+	free(ids);
+	assert_int_equal(parse_pool_ids("", &ids), 0);
+	assert_null(ids);
+	assert_int_equal(parse_pool_ids("5", &ids), -EINVAL);
+	assert_null(ids);
+	/* issue 46.8: 512 pods, every one of them (a file over 4 KiB) */
+	for (pod = 0; pod < 512; pod++)
+		len += snprintf(text + len, sizeof(text) - len, "%s%d:%d",
+				pod ? " " : "", pod, 10000 + pod);
+	ft_init(&ft);
+	ft_wq(&ft, "tty_flip", true);
+	ft_set(&ft, "tty_flip", "pool_ids", text);
+	assert_int_equal(wq_read_pool_ids(ft.root, "tty_flip", &ids), 512);
+	assert_int_equal(ids[0], 10000);
+	assert_int_equal(ids[511], 10511);
+	free(ids);
+	ft_cleanup(&ft);
+}
+
+/* Issue 46.8: a file longer than the buffer is an error, not cut short */
+static void test_read_text_never_cuts(void **state)
+{
+	struct faketree ft;
+	char buf[8], path[300], *text;
+
+	(void)state;
+	ft_init(&ft);
+	snprintf(path, sizeof(path), "%s/f", ft.root);
+	ft_write(&ft, "/f", "1234567\n");
+	/* seven bytes and the newline fit in eight */
+	assert_int_equal(read_text(path, buf, sizeof(buf)), 0);
+	assert_string_equal(buf, "1234567");
+	ft_write(&ft, "/f", "12345678\n");
+	assert_int_equal(read_text(path, buf, sizeof(buf)), -EFBIG);
+	ft_write(&ft, "/f", "1234567\n\n");
+	assert_int_equal(read_text(path, buf, sizeof(buf)), -EFBIG);
+	assert_int_equal(read_text_alloc(path, &text), 0);
+	assert_string_equal(text, "1234567");
+	free(text);
+	assert_int_equal(read_text(ft.root, buf, sizeof(buf)), -EISDIR);
+	ft_cleanup(&ft);
 }
 
 static void test_mode_detection(void **state)
@@ -235,6 +279,28 @@ static void test_classify_long_comm(void **state)
 		assert_int_equal(g.after[i], 0x5a);
 }
 
+/*
+ * Issue 46.9: --root // (or /proc/..) named the real system and passed
+ * the checks made for a fake root: the stat-file operations of a fake
+ * /proc ran on the real one, and restore's root check was skipped.
+ */
+static void test_real_root_spellings(void **state)
+{
+	struct sys_ops o;
+
+	(void)state;
+	sys_ops_for_root(&o, "//");
+	assert_ptr_equal(o.sched_set, sys_ops_real.sched_set);
+	sys_ops_for_root(&o, "/proc/..");
+	assert_ptr_equal(o.sched_set, sys_ops_real.sched_set);
+	assert_string_equal(root_canon("//"), "/");
+	assert_string_equal(root_canon("/./"), "/");
+	assert_string_equal(root_canon(""), "/");
+	assert_string_equal(root_canon("/tmp"), "/tmp");
+	sys_ops_for_root(&o, "/tmp");
+	assert_ptr_equal(o.sched_set, sys_ops_fake_root.sched_set);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -246,6 +312,8 @@ int main(void)
 		cmocka_unit_test(test_stat_parse),
 		cmocka_unit_test(test_kworker_needs_kthreadd_parent),
 		cmocka_unit_test(test_pool_ids),
+		cmocka_unit_test(test_read_text_never_cuts),
+		cmocka_unit_test(test_real_root_spellings),
 		cmocka_unit_test(test_mode_detection),
 		cmocka_unit_test(test_kworkers_from_kthreadd_children),
 	};

@@ -404,19 +404,6 @@ static void test_hist_named(void **state)
 				     "wqrtctl_7_run", &len));
 }
 
-static void test_stale_owner(void **state)
-{
-	(void)state;
-	ft_task(&ft, 4242, 1, "wqrtctl", 0, 0, 0, 1);
-	ft_write(&ft, "/proc/4242/comm", "wqrtctl\n");
-	ft_task(&ft, 4343, 1, "bash", 0, 0, 0, 1);
-	ft_write(&ft, "/proc/4343/comm", "bash\n");
-	assert_true(trace_owner_alive(ft.root, 4242));
-	/* a pid reused by another program, and one that is gone */
-	assert_false(trace_owner_alive(ft.root, 4343));
-	assert_false(trace_owner_alive(ft.root, 4444));
-}
-
 static void test_parse_seconds(void **state)
 {
 	double s;
@@ -447,8 +434,6 @@ int main(void)
 			test_trace_check_names_missing_options, setup,
 			teardown),
 		cmocka_unit_test(test_hist_named),
-		cmocka_unit_test_setup_teardown(test_stale_owner, setup,
-						teardown),
 		cmocka_unit_test(test_parse_seconds),
 	};
 

@@ -445,6 +445,118 @@ static void test_pool_worker_follows_workqueue(void **state)
 	assert_int_equal(sched_of(103).rtprio, 5);
 }
 
+/*
+ * Issue 46.8: pool_ids was read through a 1024-byte buffer into at most
+ * 64 pools, cut without a word. With 512 pods (affinity_scope = cpu on a
+ * large machine) the workers of the pools past the cut were nobody's, and
+ * a [kworker:kworker/u*] rule demoted them from the FIFO the kernel gave
+ * them.
+ */
+static void test_pool_ids_512_pods(void **state)
+{
+	char ids[8192];
+	size_t len = 0;
+	int pod;
+
+	(void)state;
+	series_tree();
+	for (pod = 0; pod < 512; pod++)
+		len += snprintf(ids + len, sizeof(ids) - len, "%s%d:%d",
+				pod ? " " : "", pod, 1000 + pod);
+	ft_set(&ft, "tty_flip", "pool_ids", ids);
+	/* the kernel made it FIFO 20, as its pool's workqueue asks */
+	ft_task(&ft, 600, 2, "kworker/u1511:0", SCHED_FIFO, 20, 0, 60);
+	start("[wq:tty_flip]\npolicy = fifo\nrtprio = 20\n"
+	      "[kworker:kworker/u*]\npolicy = fifo\nrtprio = 5\n");
+	ft_set(&ft, "tty_flip", "policy", "fifo");
+	ft_set(&ft, "tty_flip", "rtprio", "20");
+	assert_int_equal(daemon_scan(&d), 0);
+	assert_int_equal(sched_of(600).policy, SCHED_FIFO);
+	assert_int_equal(sched_of(600).rtprio, 20);
+	/* the rest are the [kworker:] rule's */
+	assert_int_equal(sched_of(103).rtprio, 5);
+}
+
+/*
+ * Issue 46.9: one /proc/PID/stat that cannot be read stopped the whole
+ * kworker pass: the kworkers the listing had not reached yet were left
+ * as they were. Bad entries before and after the kworkers in creation
+ * order, whatever order the directory lists them in.
+ */
+static void test_bad_stat_does_not_stop_the_pass(void **state)
+{
+	(void)state;
+	ft_write(&ft, "/proc/90/stat", "90 (broken\n");
+	series_tree();
+	ft_write(&ft, "/proc/190/stat", "190 (broken\n");
+	start(conf_rt);
+	/* counted once per scan, and named */
+	assert_true(daemon_scan(&d) >= 1);
+	assert_true(ft_logged("/proc/90/stat"));
+	assert_true(ft_logged("/proc/190/stat"));
+	assert_int_equal(sched_of(100).policy, SCHED_FIFO);
+	assert_int_equal(sched_of(101).policy, SCHED_FIFO);
+	assert_int_equal(sched_of(102).policy, SCHED_FIFO);
+	assert_int_equal(d.nkws, 3);
+	/* a listing cut short forgets nothing: 102 is gone, but unseen */
+	ft_task_rm(&ft, 102);
+	daemon_scan(&d);
+	assert_int_equal(d.nkws, 3);
+}
+
+/*
+ * Issue 46.7: the pid changes hands between the look and the set, to
+ * another kworker or to a usermode helper (kthreadd's child without
+ * PF_KTHREAD). Each is put back to what such a task is born with, said
+ * at LOG_CRIT with its name; a kworker is then planned as any other.
+ */
+static void test_pid_handed_to_umh(void **state)
+{
+	(void)state;
+	series_tree();
+	fo.reuse_pid = 102;
+	fo.reuse_comm = "modprobe";
+	start(conf_rt);
+	daemon_scan(&d);
+	assert_int_equal(sched_of(102).policy, SCHED_OTHER);
+	assert_int_equal(sched_of(102).rtprio, 0);
+	assert_int_equal(sched_of(102).nice, 0);
+	assert_true(ft_logged_at(LOG_CRIT, "its new owner (modprobe)"));
+	/* no kworker: never touched again */
+	fo.sched_sets = 0;
+	daemon_scan(&d);
+	assert_int_equal(sched_of(102).policy, SCHED_OTHER);
+}
+
+static void test_pid_handed_to_kworker(void **state)
+{
+	(void)state;
+	series_tree();
+	/* a CPU's highpri worker is born nice -20 */
+	fo.reuse_pid = 102;
+	fo.reuse_comm = "kworker/0:2H";
+	fo.reuse_kthread = true;
+	start(conf_rt);
+	daemon_scan(&d);
+	assert_true(ft_logged_at(LOG_CRIT, "its new owner (kworker/0:2H)"));
+	assert_int_equal(sched_of(102).policy, SCHED_OTHER);
+	assert_int_equal(sched_of(102).nice, -20);
+	daemon_scan(&d);
+	assert_int_equal(sched_of(102).nice, -20);
+	/* a worker of the profiled workqueue's pool: the plan gives it FIFO */
+	ft_task(&ft, 102, 2, "kworker/R-tty_f", SCHED_OTHER, 0, 0, 3);
+	daemon_free(&d);
+	fo.reuse_pid = 102;
+	fo.reuse_comm = "kworker/u5:3";
+	start(conf_rt);
+	daemon_scan(&d);
+	assert_true(ft_logged_at(LOG_CRIT, "its new owner (kworker/u5:3)"));
+	assert_int_equal(sched_of(102).nice, 0);
+	daemon_scan(&d);
+	assert_int_equal(sched_of(102).policy, SCHED_FIFO);
+	assert_int_equal(sched_of(102).rtprio, 20);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -471,6 +583,10 @@ int main(void)
 		T(test_truncated_rescuer_ambiguous),
 		T(test_exit_forgets_kworker),
 		T(test_pool_worker_follows_workqueue),
+		T(test_pool_ids_512_pods),
+		T(test_bad_stat_does_not_stop_the_pass),
+		T(test_pid_handed_to_umh),
+		T(test_pid_handed_to_kworker),
 #undef T
 	};
 
