@@ -155,7 +155,7 @@ static int for_each_kthread(const char *root, task_visit_fn cb, void *arg,
 			    int *stop, int *err, int *bad)
 {
 	char path[WQRT_PATH_MAX];
-	int pid, n;
+	int pid, n = EOF;
 	FILE *f;
 
 	if (path_fmt(path, sizeof(path), root, "/proc/%d/task/%d/children",
