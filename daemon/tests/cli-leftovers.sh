@@ -12,16 +12,6 @@ make_fake_root leftovers
 printf '[wq:tty_flip]\nnice = -4\n' > "$T/nice.conf"
 R=$T/run/wqrtd
 
-within5() {
-	_n=50
-	while [ $_n -gt 0 ]; do
-		"$@" && return 0
-		sleep 0.1
-		_n=$((_n - 1))
-	done
-	"$@"
-}
-nice_is() { [ "$(cat "$W/nice")" = "$1" ]; }
 alive() { kill -0 "$1" 2>/dev/null; }
 dead() { ! kill -0 "$1" 2>/dev/null; }
 

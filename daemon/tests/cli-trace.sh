@@ -24,15 +24,6 @@ echo "ffffffff81000000 T flush_to_ldisc" > "$T/proc/kallsyms"
 printf '[wq:tty_flip]\nnice = -4\n' > "$T/nice.conf"
 printf '[global]\nrescan_interval = 1\n[wq:tty_flip]\nnice = -4\n' > "$T/fast.conf"
 
-within5() {
-	_n=50
-	while [ $_n -gt 0 ]; do
-		"$@" && return 0
-		sleep 0.1
-		_n=$((_n - 1))
-	done
-	"$@"
-}
 # nothing of wqrtctl's left: no instance, no synthetic event, no trigger
 clean() {
 	[ -z "$(ls "$TR/instances")" ] &&

@@ -17,16 +17,6 @@ printf '[wq:tty_flip]\nnice = -4\n' > "$T/nice.conf"
 printf '[global]\nrestore_on_exit = no\n[wq:tty_flip]\nnice = -4\n' > "$T/keep.conf"
 printf '[wq:tty_flip]\nrtpri = 20\n' > "$T/bad.conf"
 
-within5() {
-	_n=50
-	while [ $_n -gt 0 ]; do
-		"$@" && return 0
-		sleep 0.1
-		_n=$((_n - 1))
-	done
-	"$@"
-}
-nice_is() { [ "$(cat "$W/nice")" = "$1" ]; }
 # stop PID SIGNAL: send it, wait up to 5 s for the daemon to exit, and
 # return its exit status; one that is still there is killed: 124
 stop() {

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0-only
-# Sourced by cli.sh and exits.sh: make_fake_root NAME sets T to a new
+# Sourced by the CLI tests of daemon/tests: make_fake_root NAME sets T to a new
 # fake root (removed when the shell exits) with one unbound workqueue in
 # sysfs, tty_flip, with every attribute of 6.12 and the series at its
 # default, and one rescuer, kworker/R-tty_f (pid 102); W is that
@@ -18,3 +18,17 @@ make_fake_root() {
 	echo "102 (kworker/R-tty_f) S 2 0 0 0 -1 2097216 0 0 0 0 0 0 0 0 20 0 1 0 77 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 17 1 0 0 0" \
 		> "$T/proc/102/stat"
 }
+
+# within5 CMD...: CMD succeeds within 5 s (tried every 0.1 s); its status
+within5() {
+	_n=50
+	while [ $_n -gt 0 ]; do
+		"$@" && return 0
+		sleep 0.1
+		_n=$((_n - 1))
+	done
+	"$@"
+}
+
+# nice_is N: the fake workqueue's nice is N
+nice_is() { [ "$(cat "$W/nice")" = "$1" ]; }
