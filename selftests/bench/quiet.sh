@@ -14,8 +14,10 @@
 #   - more than WQRT_BENCH_MAX_BUSY % (default 25) of the host's CPU time
 #     busy (not idle, not iowait) over WQRT_BENCH_QUIET_SAMPLE_S seconds
 #     (default 3). On a 2-CPU host 25 % is half a CPU, a quarter of what a
-#     2-vCPU guest wants; an idle host measures a few percent, a build or
-#     a second guest 50 % and more, so the line sits far from both.
+#     2-vCPU guest wants; this 2-CPU host measured 0 % idle (three
+#     checks) and 50 % with one CPU-bound process beside it (yes >
+#     /dev/null), a build or a second guest takes more: the line sits far
+#     from both.
 # The 1-minute load average is not used: it still counts the benchmark's
 # own previous boot for a minute after it ended.
 #
