@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0-only
 #include "advice.h"
+#include "common.h"
 #include "discover.h"
 
 #include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
+#include <fnmatch.h>
 #include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -236,6 +238,68 @@ static void advice_irq(const struct rule *r, const struct irq_scan *irqs,
 			r->section, prio, above, IRQ_THREAD_PRIO);
 }
 
+struct unbound_wqs {
+	const char *root;
+	struct strlist names;
+};
+
+static int note_unbound(const char *name, void *arg)
+{
+	struct unbound_wqs *u = arg;
+	char rel[WQ_NAME_MAX + sizeof(WQ_SYSFS_DIR) + 16];
+	long per_cpu = 0;
+
+	snprintf(rel, sizeof(rel), WQ_SYSFS_DIR "/%s/per_cpu", name);
+	if (!read_long(u->root, rel, &per_cpu) || !per_cpu)
+		strlist_add(&u->names, "%s", name);
+	return 0;
+}
+
+static int name_cmp(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/*
+ * What an RT [kworker:] rule reaches (issue 47): a kworker runs the work
+ * of every workqueue its pool serves, so a rule on the unbound pools'
+ * kworkers (kworker/uPOOL:N) gives its policy to every unbound work item
+ * of the system, writeback's and the filesystems' among them, and one on
+ * a CPU's kworkers (kworker/CPU:N) to every per-CPU work item of that CPU.
+ * A [wq:] section on a kernel with the series reaches its workqueue alone.
+ */
+static void advice_kworker(const char *root, const struct rule *r,
+			   struct strlist *out)
+{
+	struct unbound_wqs u = { .root = root };
+	char names[256];
+	size_t i, len = 0;
+
+	if (!fnmatch(r->pattern, "kworker/u0:0", 0) ||
+	    !fnmatch(r->pattern, "kworker/u9:1", 0)) {
+		for_each_workqueue(root, note_unbound, &u);
+		if (u.names.n)
+			qsort(u.names.v, u.names.n, sizeof(*u.names.v),
+			      name_cmp);
+		for (i = 0; i < u.names.n && i < 6; i++)
+			len += snprintf(names + len,
+					len < sizeof(names) ? sizeof(names) - len : 0,
+					"%s%s", i ? ", " : "", u.names.v[i]);
+		strlist_add(
+			out,
+			"warning: [%s] makes the unbound pools' kworkers real-time, and with them every unbound work item of the system: %zu unbound workqueue(s) in sysfs (%s%s) and every other unbound one of the kernel; a [wq:] section (a kernel with the wqrt series) reaches one workqueue alone",
+			r->section, u.names.n, u.names.n ? names : "none",
+			u.names.n > 6 ? ", ..." : "");
+		strlist_free(&u.names);
+	} else if (!fnmatch(r->pattern, "kworker/0:0", 0) ||
+		   !fnmatch(r->pattern, "kworker/1:1", 0)) {
+		strlist_add(
+			out,
+			"warning: [%s] makes per-CPU kworkers real-time, and with them every per-CPU work item of their CPUs (system_wq's, the timers', the drivers'): a loop in any of them starves that CPU",
+			r->section);
+	}
+}
+
 void advice_config(const char *root, const struct config *cfg,
 		   struct strlist *out)
 {
@@ -257,6 +321,8 @@ void advice_config(const char *root, const struct config *cfg,
 
 		if (rt && (r->s.set & WA_BIT(WA_RTPRIO)))
 			advice_irq(r, &irqs, out);
+		if (rt && r->kind == RULE_KWORKER)
+			advice_kworker(root, r, out);
 		if ((r->s.set & WA_BIT(WA_CPUMASK)) && !cpubits_empty(&iso)) {
 			overlap = r->s.mask;
 			cpubits_and(&overlap, &iso);

@@ -132,7 +132,7 @@ int lat_select(const char *root, char *const *names, size_t n,
 			snprintf(why, size,
 				 "'%s' is neither a workqueue (none by that name in sysfs or among the kernel threads' names) nor a kernel function (/proc/kallsyms)",
 				 name);
-		r = -EINVAL;
+		r = found == -EPERM ? -EPERM : -EINVAL;
 	}
 	inventory_free(&inv);
 	return r;
@@ -788,7 +788,7 @@ int cmd_latency(int argc, char **argv)
 	if (err) {
 		fprintf(stderr, "wqrtctl: %s\n", why);
 		lat_sel_free(&sel);
-		return EX_USAGE;
+		return err == -EPERM ? EX_NOPERM : EX_USAGE;
 	}
 	ctl_catch_signals();
 	err = lat_start(&m, root, &sel, why, sizeof(why));

@@ -48,7 +48,8 @@ struct lat_sel {
  * Sort names (the WQ|FUNC operands) into sel: a glob or a workqueue that
  * root shows (in sysfs, or by a kworker's or rescuer's name) is a
  * workqueue; else a kernel text symbol of ROOT/proc/kallsyms is a work
- * function. 0, or -EINVAL with why naming the operand that is neither.
+ * function. 0, -EINVAL with why naming the operand that is neither, or
+ * -EPERM when kallsyms hides its addresses from this user.
  */
 int lat_select(const char *root, char *const *names, size_t n,
 	       struct lat_sel *sel, char *why, size_t size);

@@ -110,12 +110,33 @@ static int find_dir(const char *root, char *dir, size_t size, char *why,
 		return 0;
 	}
 	if (tracefs_tracing_dir_is_mounted(true, &d) < 0 || !d) {
+		/* only root may mount it: not a kernel without tracing */
+		if (geteuid()) {
+			snprintf(why, why_size,
+				 "tracefs is not mounted, and only root may mount it: run wqrtctl as root");
+			return -EACCES;
+		}
 		snprintf(why, why_size,
 			 "no tracefs: the kernel lacks CONFIG_FTRACE (or tracefs cannot be mounted on /sys/kernel/tracing)");
 		return -ENOTSUP;
 	}
+	/* tracefs is root's alone (mode 0700) unless the board says otherwise */
+	if (access(d, R_OK | W_OK | X_OK)) {
+		int err = errno;
+
+		snprintf(why, why_size, "%s: %s: run wqrtctl as root", d,
+			 strerror(err));
+		return err == EACCES || err == EPERM ? -EACCES : -err;
+	}
 	snprintf(dir, size, "%s", d);
 	return 0;
+}
+
+int trace_usable(const char *root, char *why, size_t size)
+{
+	char dir[WQRT_PATH_MAX];
+
+	return find_dir(root, dir, sizeof(dir), why, size);
 }
 
 int trace_start(struct trace_sess *s, const char *root, char *why,

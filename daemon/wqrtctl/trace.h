@@ -46,6 +46,14 @@ struct trace_sess {
 int trace_check(const char *dir, char *why, size_t size);
 
 /*
+ * Can this process trace here: the tracing directory found (mounted if
+ * need be) and its own to read and write? 0, or -EACCES (not root, with
+ * what to do in why) or -ENOTSUP (no tracefs), so that a command can say
+ * so before it changes or waits for anything.
+ */
+int trace_usable(const char *root, char *why, size_t size);
+
+/*
  * A session in a tracefs instance of its own: the tracing directory
  * (under root: a fake root's, given to libtracefs; else libtracefs's,
  * mounted if need be), what gone runs left there taken out first, the

@@ -29,6 +29,7 @@
 #include "json.h"
 #include "runstate.h"
 #include "sysops.h"
+#include "trace.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -476,7 +477,7 @@ int cmd_try(int argc, char **argv)
 	struct lat_result before = { 0 }, after = { 0 };
 	struct strlist left = { 0 };
 	struct wq_snap snap = { 0 };
-	char path[WQRT_PATH_MAX], profile[1024] = "";
+	char path[WQRT_PATH_MAX], profile[1024] = "", why[4096];
 	bool json = false, stopped = false;
 	double seconds = 5;
 	int ch, i, rc = 0, rc2;
@@ -515,6 +516,24 @@ int cmd_try(int argc, char **argv)
 			c.wq);
 		return EX_USAGE;
 	}
+	/*
+	 * What a user who is not root cannot do, said before anything is
+	 * measured or changed: write the workqueue's attributes, trace.
+	 */
+	if (!wq_path(path, sizeof(path), "/", c.wq, "nice") &&
+	    access(path, W_OK)) {
+		int err = errno;
+
+		fprintf(stderr,
+			"wqrtctl: %s: %s: try changes the workqueue's attributes: run wqrtctl as root\n",
+			path, strerror(err));
+		return err == EACCES || err == EPERM || err == EROFS ?
+			       EX_NOPERM :
+			       EX_OSFILE;
+	}
+	rc = trace_usable("/", why, sizeof(why));
+	if (rc)
+		return ctl_trace_error(why, rc);
 	rc = build_section(&c, argv + optind + 1, argc - optind - 1);
 	for (i = optind + 1; i < argc && !rc; i++)
 		len += snprintf(profile + len,

@@ -256,7 +256,7 @@ int cmd_who(int argc, char **argv)
 				found < 0 ? strerror(-found) :
 					    "no such kernel function (/proc/kallsyms)");
 			lat_sel_free(&sel);
-			return EX_USAGE;
+			return found == -EPERM ? EX_NOPERM : EX_USAGE;
 		}
 	}
 	if (cfg_given || !access(cfg_path, F_OK)) {

@@ -15,7 +15,9 @@
 #   DURATION     seconds of spawning per rate (10)
 #   LIFETIME_MS  each workqueue (and its rescuer) lives this long (1000)
 #   ROUNDS       rounds per kernel (1)
-#   NICE         niceness of QEMU (0; 19 while the machine is shared)
+#   NICE         niceness of QEMU (0); a busy host is refused before each
+#                boot unless WQRT_BENCH_FORCE=1 (quiet.sh), and the table
+#                says so
 #   TABLE_ONLY=1 no VM: the table again from build/bench/reaction.raw
 #
 # Writes build/bench/reaction.md (the table) and reaction.raw.xz (every
@@ -27,6 +29,9 @@ build=${WQRT_BUILD:-$top/build}
 out=$build/bench
 mkdir -p "$out"
 kernels=${KERNELS:-prod-plain prod}
+# a quiet host before every boot, or no run (quiet.sh; WQRT_BENCH_FORCE=1)
+. "$top/selftests/bench/quiet.sh"
+quiet_rec=$out/quiet-reaction.record
 rates=${RATES:-10 100 1000}
 duration=${DURATION:-10}
 lifetime_ms=${LIFETIME_MS:-1000}
@@ -40,6 +45,7 @@ if [ "${TABLE_ONLY:-0}" = 1 ]; then
 	kernels=
 else
 	echo "K - wall-clock started $(date -u '+%F %H:%M') UTC" >"$raw"
+	: >"$quiet_rec"
 fi
 
 for k in $kernels; do
@@ -69,6 +75,7 @@ for k in $kernels; do
 	# on a starved host the kernel's early check of the IO-APIC timer
 	# can panic ("IO-APIC + timer doesn't work!")
 	for try in 1 2; do
+		host_quiet "bench-reaction: $k" "$quiet_rec"
 		nice -n "$nice" "$top/selftests/vm/vm.sh" script "$kdir" "$stage/run.sh" \
 			--name "bench-$name" --timeout "$t" >"$out/$name.vmout" 2>&1 || true
 		# the TAP UART's lines end in CRLF
@@ -83,6 +90,7 @@ for k in $kernels; do
 		echo "K $k accel $(head -n 1 "$build/vm/bench-$name/accel" 2>/dev/null || echo unknown) $(sed -n 2p "$build/vm/bench-$name/accel" 2>/dev/null)"
 		echo "K $k config $(sha256sum "$kdir/obj/.config" | cut -c1-16) $(grep -E '^CONFIG_HZ=' "$kdir/obj/.config") $(grep -cE '^CONFIG_(PROVE_LOCKING|LOCK_STAT|DEBUG_SPINLOCK)=y' "$kdir/obj/.config") lock-debug option(s)"
 		echo "K $k host-load-after $(cut -d' ' -f1-3 /proc/loadavg) qemu-nice $nice"
+		echo "K $k host-check $(tail -n 1 "$quiet_rec")"
 		echo "K $k wall-clock boot-ended $(date -u '+%F %H:%M') UTC"
 		awk -v k="$k" '/^[IXTLVE] / { print k, $0 }' "$log"
 	} >>"$raw"
@@ -91,6 +99,8 @@ done
 table=$out/reaction.md
 {
 	echo "# wqrtd reaction time ($date)"
+	echo
+	quiet_record "$quiet_rec"
 	echo
 	echo "New kworkers: the rescuers (\`kworker/R-ws<hex>\`) of WQ_MEM_RECLAIM"
 	echo "workqueues that selftests/bench/wqrt_spawn.c makes at RATE a second for"

@@ -29,6 +29,19 @@ started=$(date -u '+%F %H:%M')
 # a boot started and ended on.
 export WQRT_VM_APPEND="${WQRT_VM_APPEND:+$WQRT_VM_APPEND }tsc=reliable"
 
+# A latency benchmark runs on a quiet host or not at all (quiet.sh): the
+# host is checked when the bench lock is taken and before every boot, and
+# every result says how the checks went (a forced run first). The
+# counting benchmarks (cost, flush-sweep) count instructions under
+# -icount, which the host's load does not change: they are not checked.
+. "$top/selftests/bench/quiet.sh"
+quiet_rec=$out/quiet-$what.record
+: >"$quiet_rec"
+quiet_check() { # WHO
+	case "$what" in cost | flush-sweep) return 0 ;; esac
+	host_quiet "$1" "$quiet_rec"
+}
+
 # A kernel is a flavour (perf, perf-plain, ...) or FLAVOUR@N: the flavour
 # with only the first N patches of the series, built in a tree of its own
 # (FLAVOUR-pN) for a per-patch A/B, or in the one tree PREFIX_TREE for every
@@ -54,8 +67,10 @@ build_flavour() { # KERNEL -> builds kernel + bench module, prints stage dir
 }
 
 boot() { # KERNEL SCRIPT NAME TIMEOUT: run SCRIPT in the VM, log in $out/NAME.log
-	local k=$1 script=$2 name=$3 t=$4 stage
+	local k=$1 script=$2 name=$3 t=$4 stage s0 l0
 	stage=$out/stage-$k
+	quiet_check "bench-$what: boot $name"
+	s0=$(steal) l0=$(cut -d' ' -f1-3 /proc/loadavg)
 	cp "$script" "$stage/run.sh"
 	cp "$top/selftests/bench/load.sh" "$top/selftests/bench/wqattr.sh" "$stage/"
 	"$top/selftests/vm/vm.sh" script "$(cat "$stage/.kdir")" "$stage/run.sh" \
@@ -63,6 +78,8 @@ boot() { # KERNEL SCRIPT NAME TIMEOUT: run SCRIPT in the VM, log in $out/NAME.lo
 	cp "$build/vm/bench-$name/tap.log" "$out/$name.log"
 	# The accelerator the numbers were measured with goes with them.
 	cp "$build/vm/bench-$name/accel" "$out/$name.accel" 2>/dev/null || true
+	# the host during this boot: its load before and after, its steal
+	echo "load $l0 -> $(cut -d' ' -f1-3 /proc/loadavg), steal $(steal_pct "$s0" "$(steal)") %" >"$out/$name.host"
 }
 
 # The boots, not the builds, hold the host-wide bench lock, so that two
@@ -74,6 +91,7 @@ bench_lock() { # WHO: wait for the lock on fd 7
 		echo "$1: waiting for $lock"
 		flock 7
 	}
+	quiet_check "$1"
 }
 
 bench_unlock() {
@@ -94,6 +112,8 @@ env_record() { # NAME KERNEL LOAD_BEFORE LOAD_AFTER: markdown list, every result
 	echo "- guest: $(sed -n 's/^I kernel .* vcpus \([0-9]*\) .*/\1/p' "$log") vCPUs, clocksource $(sed -n 's/^I clocksource //p' "$log" | awk '!seen[$0]++' | paste -sd' ' | sed 's/ /, then /g')"
 	echo "- host load (/proc/loadavg) before: $3; after: $4"
 	echo "- wall clock: run.sh $what started $started UTC, this record $(date -u +%H:%M) UTC"
+	[ ! -s "$out/$1.host" ] || echo "- host during the boot: $(cat "$out/$1.host")"
+	quiet_record "$quiet_rec"
 }
 
 survival_plot_head() { # SIZE PNG LAYOUT TITLE MARK_US: a multiplot of 1-CDFs, log-log

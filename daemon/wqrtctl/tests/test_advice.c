@@ -3,7 +3,8 @@
  * RT-safety advice of wqrtctl check and check-kernel (issue 31.4), on a
  * fake tree: a profile at or above its device's threaded IRQ handler, RT
  * throttling with and without stalld, a cpumask on isolated CPUs, a
- * reserve asked of a kernel without the series.
+ * reserve asked of a kernel without the series, a [kworker:] rule that
+ * makes every unbound work item RT.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -187,6 +188,45 @@ static void test_reserve_without_series(void **state)
 	config_free(cfg);
 }
 
+/*
+ * Issue 47: a [kworker:] rule that makes the unbound kworkers RT makes
+ * every unbound work item of the system RT, not only the one the user had
+ * in mind: check says so, with the unbound workqueues it can see. A rule
+ * on one pool's per-CPU kworkers, or a normal policy, says nothing of it.
+ */
+static void test_kworker_rule_cost(void **state)
+{
+	struct config *cfg;
+	struct strlist out = { 0 };
+	const char *l;
+
+	(void)state;
+	ft_wq(&ft, "events_unbound", true);
+	ft_set(&ft, "events_unbound", "per_cpu", "1");
+	cfg = load("[kworker:kworker/u*]\npolicy = fifo\nrtprio = 20\n");
+	advice_config(ft.root, cfg, &out);
+	l = line_with(&out, "[kworker:kworker/u*]");
+	assert_non_null(l);
+	assert_non_null(strstr(l, "every unbound work item"));
+	/* the two unbound workqueues of the tree, not the per-CPU one */
+	assert_non_null(strstr(l, "2 unbound workqueue(s) in sysfs"));
+	assert_non_null(strstr(l, "ttyS-serial_8250"));
+	assert_non_null(strstr(l, "writeback"));
+	assert_null(strstr(l, "events_unbound"));
+	strlist_free(&out);
+	config_free(cfg);
+
+	cfg = load("[kworker:kworker/0:*]\npolicy = fifo\nrtprio = 20\n"
+		   "[kworker:kworker/u*]\npolicy = normal\nnice = -5\n");
+	advice_config(ft.root, cfg, &out);
+	assert_null(line_with(&out, "every unbound work item"));
+	l = line_with(&out, "[kworker:kworker/0:*]");
+	assert_non_null(l);
+	assert_non_null(strstr(l, "every per-CPU work item"));
+	strlist_free(&out);
+	config_free(cfg);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -198,6 +238,8 @@ int main(void)
 						teardown),
 		cmocka_unit_test_setup_teardown(test_reserve_without_series,
 						setup, teardown),
+		cmocka_unit_test_setup_teardown(test_kworker_rule_cost, setup,
+						teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
