@@ -47,13 +47,9 @@ int tracefs_set_tracing_dir(char *tracing_dir)
 	return 0;
 }
 
-int tracefs_tracing_dir_is_mounted(bool mount, const char **path)
+const char *tracefs_tracing_dir(void)
 {
-	(void)mount;
-	if (!tdir[0])
-		return -1;
-	*path = tdir;
-	return 1;
+	return tdir[0] ? tdir : NULL;
 }
 
 /* The directory of inst (NULL: the top) */

@@ -109,7 +109,12 @@ static int find_dir(const char *root, char *dir, size_t size, char *why,
 		}
 		return 0;
 	}
-	if (tracefs_tracing_dir_is_mounted(true, &d) < 0 || !d) {
+	/*
+	 * tracefs_tracing_dir() mounts tracefs if need be and keeps the path
+	 * (tracefs_tracing_dir_is_mounted() hands out one that nobody frees)
+	 */
+	d = tracefs_tracing_dir();
+	if (!d) {
 		/* only root may mount it: not a kernel without tracing */
 		if (geteuid()) {
 			snprintf(why, why_size,

@@ -83,7 +83,10 @@ static void test_select_rejects_unknown(void **state)
 	assert_int_equal(lat_select(ft.root, quote, 1, &sel, why, sizeof(why)),
 			 -EINVAL);
 	lat_sel_free(&sel);
-	/* kptr_restrict: addresses all zero */
+	/*
+	 * kptr_restrict: addresses all zero, a permission (exit 77), not a
+	 * usage error (issue 47)
+	 */
 	ft_write(&ft, "/proc/kallsyms",
 		 "0000000000000000 t flush_to_ldisc\n");
 	{
@@ -91,7 +94,7 @@ static void test_select_rejects_unknown(void **state)
 
 		assert_int_equal(lat_select(ft.root, fn, 1, &sel, why,
 					    sizeof(why)),
-				 -EINVAL);
+				 -EPERM);
 		assert_non_null(strstr(why, "kptr_restrict"));
 	}
 	lat_sel_free(&sel);
