@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 #include "advice.h"
-#include "common.h"
 #include "discover.h"
+#include "inventory.h"
 
 #include <ctype.h>
 #include <dirent.h>
@@ -238,28 +238,6 @@ static void advice_irq(const struct rule *r, const struct irq_scan *irqs,
 			r->section, prio, above, IRQ_THREAD_PRIO);
 }
 
-struct unbound_wqs {
-	const char *root;
-	struct strlist names;
-};
-
-static int note_unbound(const char *name, void *arg)
-{
-	struct unbound_wqs *u = arg;
-	char rel[WQ_NAME_MAX + sizeof(WQ_SYSFS_DIR) + 16];
-	long per_cpu = 0;
-
-	snprintf(rel, sizeof(rel), WQ_SYSFS_DIR "/%s/per_cpu", name);
-	if (!read_long(u->root, rel, &per_cpu) || !per_cpu)
-		strlist_add(&u->names, "%s", name);
-	return 0;
-}
-
-static int name_cmp(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
 /*
  * What an RT [kworker:] rule reaches (issue 47): a kworker runs the work
  * of every workqueue its pool serves, so a rule on the unbound pools'
@@ -271,26 +249,30 @@ static int name_cmp(const void *a, const void *b)
 static void advice_kworker(const char *root, const struct rule *r,
 			   struct strlist *out)
 {
-	struct unbound_wqs u = { .root = root };
+	struct inventory inv = { 0 };
 	char names[256];
-	size_t i, len = 0;
+	size_t i, n = 0, len = 0;
 
 	if (!fnmatch(r->pattern, "kworker/u0:0", 0) ||
 	    !fnmatch(r->pattern, "kworker/u9:1", 0)) {
-		for_each_workqueue(root, note_unbound, &u);
-		if (u.names.n)
-			qsort(u.names.v, u.names.n, sizeof(*u.names.v),
-			      name_cmp);
-		for (i = 0; i < u.names.n && i < 6; i++)
-			len += snprintf(names + len,
-					len < sizeof(names) ? sizeof(names) - len : 0,
-					"%s%s", i ? ", " : "", u.names.v[i]);
+		/* sorted by name; the reachable ones are the unbound ones */
+		inventory_scan(root, false, &inv);
+		for (i = 0; i < inv.n; i++) {
+			if (!inv_reachable(&inv.v[i]))
+				continue;
+			if (n++ < 6)
+				len += snprintf(names + len,
+						len < sizeof(names) ?
+							sizeof(names) - len :
+							0,
+						"%s%s", n > 1 ? ", " : "",
+						inv.v[i].name);
+		}
+		inventory_free(&inv);
 		strlist_add(
 			out,
 			"warning: [%s] makes the unbound pools' kworkers real-time, and with them every unbound work item of the system: %zu unbound workqueue(s) in sysfs (%s%s) and every other unbound one of the kernel; a [wq:] section (a kernel with the wqrt series) reaches one workqueue alone",
-			r->section, u.names.n, u.names.n ? names : "none",
-			u.names.n > 6 ? ", ..." : "");
-		strlist_free(&u.names);
+			r->section, n, n ? names : "none", n > 6 ? ", ..." : "");
 	} else if (!fnmatch(r->pattern, "kworker/0:0", 0) ||
 		   !fnmatch(r->pattern, "kworker/1:1", 0)) {
 		strlist_add(
