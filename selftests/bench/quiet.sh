@@ -58,36 +58,38 @@ busy_procs() {
 	done
 }
 
-# host_busy_reasons [PROC]: why the host is busy, one reason a line, or
-# nothing when it is quiet; QUIET_BUSY_PCT is left with the busy share
+# cpu_busy_pct PROC: % of the host's CPU time busy over
+# WQRT_BENCH_QUIET_SAMPLE_S seconds (default 3)
+cpu_busy_pct() {
+	local s0
+	s0=$(cpu_line "$1")
+	sleep "${WQRT_BENCH_QUIET_SAMPLE_S:-3}"
+	busy_pct "$s0" "$(cpu_line "$1")"
+}
+
+# host_busy_reasons PROC PCT: why the host is busy, one reason a line, or
+# nothing when it is quiet; PCT is its busy share (cpu_busy_pct)
 host_busy_reasons() {
-	local proc=${1:-/proc} max=${WQRT_BENCH_MAX_BUSY:-25} s0 s1 procs
+	local proc=$1 pct=$2 max=${WQRT_BENCH_MAX_BUSY:-25} procs
 	procs=$(busy_procs "$proc" "$$" | sort -k1,1 -u | head -n 5)
 	[ -z "$procs" ] || echo "$procs" | while read -r name pid; do
 		echo "$name is running (pid $pid)"
 	done
-	s0=$(cpu_line "$proc")
-	sleep "${WQRT_BENCH_QUIET_SAMPLE_S:-3}"
-	s1=$(cpu_line "$proc")
-	QUIET_BUSY_PCT=$(busy_pct "$s0" "$s1")
-	echo "$QUIET_BUSY_PCT" >"${QUIET_PCT_FILE:-/dev/null}"
-	[ "$QUIET_BUSY_PCT" -le "$max" ] ||
-		echo "the host's CPUs were $QUIET_BUSY_PCT % busy over ${WQRT_BENCH_QUIET_SAMPLE_S:-3} s (more than $max %, WQRT_BENCH_MAX_BUSY)"
+	[ "$pct" -le "$max" ] ||
+		echo "the host's CPUs were $pct % busy over ${WQRT_BENCH_QUIET_SAMPLE_S:-3} s (more than $max %, WQRT_BENCH_MAX_BUSY)"
 }
 
 # host_quiet WHO RECORD: return if the host is quiet; else, unless
 # WQRT_BENCH_FORCE=1, say why and exit 2. RECORD (a file) gets the
 # verdict, which quiet_record puts in every result of the run.
 host_quiet() {
-	local who=$1 record=$2 reasons pct
-	pct=$(mktemp)
-	reasons=$(QUIET_PCT_FILE=$pct host_busy_reasons "${WQRT_BENCH_PROC:-/proc}")
+	local who=$1 record=$2 proc=${WQRT_BENCH_PROC:-/proc} pct reasons
+	pct=$(cpu_busy_pct "$proc")
+	reasons=$(host_busy_reasons "$proc" "$pct")
 	if [ -z "$reasons" ]; then
-		echo "quiet: $(cat "$pct") % busy over ${WQRT_BENCH_QUIET_SAMPLE_S:-3} s, no other QEMU, no compiler ($(date -u +%H:%M:%S) UTC, $who)" >>"$record"
-		rm -f "$pct"
+		echo "quiet: $pct % busy over ${WQRT_BENCH_QUIET_SAMPLE_S:-3} s, no other QEMU, no compiler ($(date -u +%H:%M:%S) UTC, $who)" >>"$record"
 		return 0
 	fi
-	rm -f "$pct"
 	if [ "${WQRT_BENCH_FORCE:-0}" = 1 ]; then
 		echo "$who: the host is busy, running anyway (WQRT_BENCH_FORCE=1):" >&2
 		echo "$reasons" | sed 's/^/  /' >&2
