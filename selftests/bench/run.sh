@@ -171,7 +171,7 @@ build_once() { # KERNEL: build it and its module once per run
 # any host) and the wqcount plugin (selftests/bench/cost/wqcount.c) around
 # the cases of wqrt_bench's cost command (selftests/bench/vm-cost.sh).
 count_boot() { # KERNEL SMP NAME RUNS [CASES]: $out/NAME.{log,plugin,map,env}
-	local k=$1 smp=$2 name=$3 runs=$4 cases=${5:-} before after s0
+	local k=$1 smp=$2 name=$3 runs=$4 cases=${5:-} before after
 	if [ -z "${wqcount_built:-}" ]; then
 		gcc -O2 -Wall -Wextra -Werror -fPIC -shared -fvisibility=hidden \
 			-o "$out/wqcount.so" "$top/selftests/bench/cost/wqcount.c"
@@ -182,7 +182,7 @@ count_boot() { # KERNEL SMP NAME RUNS [CASES]: $out/NAME.{log,plugin,map,env}
 	[ -z "$cases" ] || sed -i "s/^CASES=.*/CASES=\"$cases\"/" "$out/stage-$k/vm-cost.sh"
 	echo "bench-$what: counting on $k, -smp $smp ($runs runs a case, one TCG thread, wqcount plugin)"
 	rm -f "$out/$name.plugin"
-	before=$(cat /proc/loadavg) s0=$(steal)
+	before=$(cat /proc/loadavg)
 	WQRT_VM_SMP=$smp WQRT_VM_TCG_THREAD=single WQRT_VM_ACCEL=tcg \
 	WQRT_VM_APPEND="$WQRT_VM_APPEND nokaslr" \
 	WQRT_VM_QEMU_ARGS="-icount shift=0,sleep=off -plugin $out/wqcount.so,arg=lines=on -d plugin -D $out/$name.plugin" \
@@ -199,7 +199,7 @@ count_boot() { # KERNEL SMP NAME RUNS [CASES]: $out/NAME.{log,plugin,map,env}
 	cp "$(cat "$out/stage-$k/.kdir")/obj/System.map" "$out/$name.map"
 	{
 		env_record "$name" "$k" "$before" "$after"
-		echo "- host steal time over the boot: $(steal_pct "$s0" "$(steal)") % (the counts do not depend on it)"
+		echo "- the counts do not depend on the host's load or steal time"
 	} >"$out/$name.env"
 }
 
@@ -1232,11 +1232,11 @@ gpu)
 	res=$top/selftests/bench/results
 	bench_lock bench-gpu
 	start=$(date +%s)
-	load_before=$(cat /proc/loadavg) steal_before=$(steal)
+	load_before=$(cat /proc/loadavg)
 	echo "bench-gpu: $kernel, $rounds rounds of: $runs ($duration s each)"
 	boot "$kernel" "$stage/vm-gpu.sh" gpu \
 		$((600 + rounds * $(echo "$runs" | wc -w) * (duration + 25)))
-	load_after=$(cat /proc/loadavg) steal_after=$(steal)
+	load_after=$(cat /proc/loadavg)
 	vm_s=$(($(date +%s) - start))
 	bench_unlock
 	log=$out/gpu.log
@@ -1257,7 +1257,6 @@ gpu)
 		echo "## Environment"
 		echo
 		env_record gpu "$kernel" "$load_before" "$load_after"
-		echo "- host steal time over the boot: $(steal_pct "$steal_before" "$steal_after") %"
 		echo "- .config: selftests/bench/results/$base-$kernel.config.xz"
 		echo
 		echo '```'
@@ -1342,7 +1341,7 @@ imu)
 		*) echo "bench-imu: MODES: icount or tcg, not $m" >&2; exit 2 ;;
 		esac
 		echo "bench-imu: $m: $rounds rounds of $variants, $count frames each" >&2
-		load_before=$(cat /proc/loadavg) s0=$(steal) t0=$(date +%s)
+		load_before=$(cat /proc/loadavg) t0=$(date +%s)
 		WQRT_VM_QEMU_ARGS="${WQRT_VM_QEMU_ARGS:+$WQRT_VM_QEMU_ARGS }$qargs" \
 			boot "$kernel" "$stage/vm-imu.sh" "imu-$m" "$t" </dev/null
 		load_after=$(cat /proc/loadavg)
@@ -1354,7 +1353,7 @@ imu)
 		{
 			env_record "imu-$m" "$kernel" "$load_before" "$load_after"
 			echo "- QEMU: ${qargs:-multi-threaded TCG, no -icount}${WQRT_VM_QEMU_ARGS:+ $WQRT_VM_QEMU_ARGS}; kernel command line adds ${WQRT_VM_APPEND}"
-			echo "- host steal over the boot: $(steal_pct "$s0" "$(steal)") %; the boot took $(( $(date +%s) - t0 )) s of wall time"
+			echo "- the boot took $(( $(date +%s) - t0 )) s of wall time"
 		} >"$d/env-$m"
 		grep -E '^[IOFXWTVH] ' "$log" | sed "s/^/$m /" >>"$raw"
 	done
