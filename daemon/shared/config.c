@@ -2,6 +2,7 @@
 #include "config.h"
 #include "log.h"
 
+#include <errno.h>
 #include <fnmatch.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -43,7 +44,61 @@ void config_free(struct config *c)
 	free(c->sources);
 	free(c->path);
 	strlist_free(&c->warnings);
+	config_set_trial(c, NULL);
 	free(c);
+}
+
+static void rule_free(struct rule *r)
+{
+	if (!r)
+		return;
+	free(r->section);
+	free(r->profile);
+	free(r->file);
+	free(r);
+}
+
+int config_set_trial(struct config *c, const struct rule *t)
+{
+	const struct rule *base;
+	struct rule *r;
+	int a;
+
+	if (!t) {
+		rule_free(c->trial);
+		c->trial = NULL;
+		return 0;
+	}
+	r = calloc(1, sizeof(*r));
+	if (!r)
+		return -ENOMEM;
+	r->kind = RULE_WQ;
+	r->section = strdup(t->section);
+	r->file = strdup(t->file ? t->file : "");
+	if (!r->section || !r->file) {
+		rule_free(r);
+		return -ENOMEM;
+	}
+	r->pattern = r->section + (t->pattern - t->section);
+	r->line = t->line;
+	/* what c gives the workqueue, without a trial already laid over */
+	rule_free(c->trial);
+	c->trial = NULL;
+	base = config_match_wq(c, r->pattern);
+	if (base)
+		r->s = base->s;
+	if (t->s.set & (WA_BIT(WA_POLICY) | WA_BIT(WA_RTPRIO))) {
+		r->s.set &= ~(WA_BIT(WA_POLICY) | WA_BIT(WA_RTPRIO));
+		if (!(t->s.set & WA_BIT(WA_RTPRIO))) {
+			r->s.set |= WA_BIT(WA_RTPRIO);
+			r->s.val[WA_RTPRIO] = 0;
+		}
+	}
+	for (a = 0; a < WA_NR; a++)
+		if (t->s.set & WA_BIT(a))
+			settings_copy_attr(&r->s, &t->s, a);
+	c->trial = r;
+	return 0;
 }
 
 bool pattern_is_glob(const char *p)
@@ -62,6 +117,8 @@ static const struct rule *match(const struct config *c, enum rule_kind kind,
 {
 	size_t i;
 
+	if (kind == RULE_WQ && c->trial && !strcasecmp(c->trial->pattern, name))
+		return c->trial;
 	for (i = 0; i < c->nrules; i++) {
 		const struct rule *r = &c->rules[i];
 

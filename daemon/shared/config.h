@@ -46,6 +46,11 @@ struct config {
 	size_t nrules;
 	size_t nprofiles;
 	struct strlist warnings;
+	/*
+	 * A trial of wqrtctl try over this configuration, or NULL: its
+	 * workqueue matches it before any rule (config_set_trial()).
+	 */
+	struct rule *trial;
 };
 
 /* The directories the drop-ins of c came from: "A" or "A and B" */
@@ -60,6 +65,14 @@ bool pattern_is_glob(const char *p);
 /* Whether the rule's pattern names this workqueue or kworker */
 bool config_rule_matches(const struct rule *r, const char *name);
 const struct rule *config_match_wq(const struct config *c, const char *name);
+/*
+ * Lay the [wq:] rule t of a trial (wqrtctl try) over c: its workqueue
+ * gets the settings of the rule of c that matches it, if any, with the
+ * keys t gives in their place; policy and rtprio go together (t setting
+ * either sets both: policy = normal alone means rtprio 0). Nothing else
+ * of c changes. t NULL takes the trial out. 0 or -ENOMEM (c unchanged).
+ */
+int config_set_trial(struct config *c, const struct rule *t);
 const struct rule *config_match_kworker(const struct config *c,
 					const char *comm);
 

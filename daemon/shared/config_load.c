@@ -478,19 +478,18 @@ static void keep_sources(struct config *c, struct conf_file *files, int n)
 	c->nsources = n;
 }
 
-int config_load(const char *path, const char *root, struct config **out,
-		struct strlist *errors)
+/*
+ * The configuration of files[0..n-1] (path first), which it frees; the
+ * errors are those added to errors after its first before
+ */
+static int load_files(const char *path, const char *root,
+		      struct conf_file *files, int n, struct config **out,
+		      struct strlist *errors, size_t before)
 {
 	struct loader ld = { .path = path, .errors = errors };
-	size_t before = errors->n;
-	struct conf_file *files;
 	struct config *c;
-	int i, n;
+	int i;
 
-	*out = NULL;
-	n = config_files(path, &files, errors);
-	if (n < 0)
-		return errors->n - before;
 	/* every file, so that every error of every file is reported */
 	for (i = 0; i < n; i++)
 		if (!config_read(files[i].path, &files[i].text, &files[i].len,
@@ -545,6 +544,37 @@ int config_load(const char *path, const char *root, struct config **out,
 	free_files(files, n);
 	*out = c;
 	return 0;
+}
+
+int config_load(const char *path, const char *root, struct config **out,
+		struct strlist *errors)
+{
+	size_t before = errors->n;
+	struct conf_file *files;
+	int n;
+
+	*out = NULL;
+	n = config_files(path, &files, errors);
+	if (n < 0)
+		return errors->n - before;
+	return load_files(path, root, files, n, out, errors, before);
+}
+
+int config_load_one(const char *path, const char *root, struct config **out,
+		    struct strlist *errors)
+{
+	size_t before = errors->n;
+	struct conf_file *files = calloc(1, sizeof(*files));
+
+	*out = NULL;
+	if (files)
+		files[0].path = strdup(path);
+	if (!files || !files[0].path) {
+		free(files);
+		strlist_add(errors, "%s: out of memory", path);
+		return errors->n - before;
+	}
+	return load_files(path, root, files, 1, out, errors, before);
 }
 
 int config_load_report(const char *path, const char *root,

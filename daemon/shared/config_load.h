@@ -23,6 +23,12 @@
 int config_load(const char *path, const char *root, struct config **out,
 		struct strlist *errors);
 /*
+ * config_load() of path alone: no drop-ins, no vendor directory (a trial
+ * of wqrtctl try, which applies only the keys it was given).
+ */
+int config_load_one(const char *path, const char *root, struct config **out,
+		    struct strlist *errors);
+/*
  * config_load() for wqrtd and wqrtctl: every error and warning is logged,
  * and on errors a last line "PATH has N error(s)" and then, if set, what
  * that means ("nothing changed"). Returns the number of errors.

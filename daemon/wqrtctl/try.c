@@ -7,15 +7,20 @@
  * print the two side by side with the [wq:] section that would keep it.
  *
  * The profile goes through the same code as wqrtd's: the keys are checked
- * as a wqrt.conf section, and applied
- *  - through the running wqrtd: a drop-in CONFIG.d/zz-wqrtctl-try.conf and
- *    a reload (SIGHUP), removed and reloaded again at the end, so the
- *    daemon neither fights the change nor loses track of its originals;
- *  - alone when none runs: wqrtd's apply, with the originals in
+ * as a wqrt.conf section of their own (no drop-ins, no vendor profiles:
+ * only the keys given), written to wqrtd's runtime directory as the trial
+ * file of this process (trial.h), and applied
+ *  - through the running wqrtd: the trial file laid over the configuration
+ *    wqrtd holds (SIGUSR1; no reload, so an edit pending in wqrt.conf is
+ *    not applied), over the workqueue's profile if it has one; wqrtd takes
+ *    it out as soon as this process is gone, however it ends;
+ *  - alone when none runs: wqrtd's apply, holding wqrtd's lock (wqrtd and
+ *    wqrtd --once refuse meanwhile), with the originals in
  *    /run/wqrtd/originals, so that wqrtctl restore puts them back if this
  *    process is killed.
- * Ctrl-C (SIGINT, SIGTERM, SIGHUP) ends the measurement and puts back.
- * At the end every attribute of WQ is read and compared with what it was.
+ * Nothing of a trial is written to /etc. Ctrl-C (SIGINT, SIGTERM, SIGHUP,
+ * SIGQUIT) ends the measurement and puts back; SIGPIPE is ignored. At the
+ * end every attribute of WQ is read and compared with what it was.
  */
 #include "common.h"
 #include "config.h"
@@ -29,7 +34,9 @@
 #include "json.h"
 #include "runstate.h"
 #include "sysops.h"
+#include "task.h"
 #include "trace.h"
+#include "trial.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -45,9 +52,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#define TRY_DROPIN "zz-wqrtctl-try.conf"
-/* how long wqrtd may take to reload and apply */
-#define TRY_RELOAD_WAIT_S 20
+/* how long wqrtd may take to take a trial and apply it, or to put back */
+#define TRY_WAIT_S 20
 
 static void try_usage(FILE *f)
 {
@@ -155,30 +161,34 @@ static const struct lat_row *row_of(const struct lat_result *r,
 struct try_ctx {
 	const char *wq;
 	char section[4096]; /* the [wq:] section, as it goes in a file */
-	char tmpdir[64];
-	char tmpconf[WQRT_PATH_MAX];
+	char run_dir[WQRT_PATH_MAX];
+	char name[TRIAL_NAME_MAX]; /* trial-PID-START.conf */
+	/* RUN_DIR/.trial-PID-START.conf, RUN_DIR/trial-PID-START.conf */
+	char pending[WQRT_PATH_MAX + TRIAL_NAME_MAX + 2];
+	char trial[WQRT_PATH_MAX + TRIAL_NAME_MAX];
 	struct config *cfg; /* the section, parsed */
 	/* through the daemon */
 	bool via_daemon;
 	struct runstate rs;
-	char run_dir[WQRT_PATH_MAX];
-	char dropin[WQRT_PATH_MAX + 32];
-	bool dropin_written;
+	bool trial_written;
 	/* alone */
+	int lock; /* wqrtd's lock, held; -1 */
 	struct sys_ops ops;
 	struct daemon d;
 	bool applied_alone;
 };
 
 /*
- * The section, checked as wqrtd checks a file: written to a private
- * temporary file and loaded. Returns 0 or EX_USAGE/EX_CONFIG.
+ * The section, checked as wqrtd checks a trial: written to the pending
+ * trial file and loaded. Returns 0 or EX_USAGE/EX_CONFIG/EX_CANTCREAT.
  */
 static int build_section(struct try_ctx *c, char **kv, int n)
 {
-	size_t len;
-	FILE *f;
-	int i;
+	struct strlist errors = { 0 };
+	unsigned long long start = 0;
+	struct task_info self;
+	size_t len, j;
+	int i, fd, err;
 
 	len = snprintf(c->section, sizeof(c->section), "[wq:%s]\n", c->wq);
 	for (i = 0; i < n; i++) {
@@ -192,7 +202,7 @@ static int build_section(struct try_ctx *c, char **kv, int n)
 		}
 		if (!strncmp(kv[i], "profile=", 8)) {
 			fprintf(stderr,
-				"wqrtctl: '%s': give the keys themselves; try takes no profile= \n",
+				"wqrtctl: '%s': give the keys themselves; try takes no profile=\n",
 				kv[i]);
 			return EX_USAGE;
 		}
@@ -207,44 +217,55 @@ static int build_section(struct try_ctx *c, char **kv, int n)
 		fprintf(stderr, "wqrtctl: the profile is too long\n");
 		return EX_USAGE;
 	}
-	snprintf(c->tmpdir, sizeof(c->tmpdir), "/tmp/wqrtctl-try.XXXXXX");
-	if (!mkdtemp(c->tmpdir)) {
-		fprintf(stderr, "wqrtctl: a temporary directory: %s\n",
+	err = mkdir_p(c->run_dir, 0700);
+	if (err && err != -EEXIST) {
+		fprintf(stderr, "wqrtctl: %s: %s\n", c->run_dir, strerror(-err));
+		return EX_CANTCREAT;
+	}
+	/* the owner of the trial: this process, and when it started */
+	if (!task_read("/", getpid(), &self))
+		start = self.start;
+	trial_name(c->name, sizeof(c->name), getpid(), start, false);
+	snprintf(c->trial, sizeof(c->trial), "%s/%s", c->run_dir, c->name);
+	snprintf(c->pending, sizeof(c->pending), "%s/.%s", c->run_dir,
+		 c->name);
+	fd = open(c->pending, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC |
+				      O_NOFOLLOW,
+		  0600);
+	if (fd < 0 ||
+	    dprintf(fd,
+		    "; the trial of wqrtctl try (pid %d): wqrtd holds it while that process lives\n%s",
+		    (int)getpid(), c->section) < 0 ||
+	    close(fd)) {
+		fprintf(stderr, "wqrtctl: %s: %s\n", c->pending,
 			strerror(errno));
 		return EX_CANTCREAT;
 	}
-	snprintf(c->tmpconf, sizeof(c->tmpconf), "%s/try.conf", c->tmpdir);
-	f = fopen(c->tmpconf, "wex");
-	if (!f || fprintf(f, "%s", c->section) < 0 || fclose(f)) {
-		fprintf(stderr, "wqrtctl: %s: %s\n", c->tmpconf,
-			strerror(errno));
-		return EX_CANTCREAT;
-	}
-	if (config_load_report(c->tmpconf, "/", &c->cfg,
-			       "nothing changed (the keys are those of a [wq:] section, wqrt.conf(5))"))
+	if (trial_load(c->pending, &c->cfg, &errors)) {
+		for (j = 0; j < errors.n; j++)
+			fprintf(stderr, "wqrtctl: %s\n", errors.v[j]);
+		fprintf(stderr,
+			"wqrtctl: nothing changed (the keys are those of a [wq:] section, wqrt.conf(5))\n");
+		strlist_free(&errors);
 		return EX_CONFIG;
+	}
 	return 0;
 }
 
-static void cleanup_tmp(struct try_ctx *c)
+/* Every file of this trial removed; false (said) when one cannot be */
+static bool cleanup_trial_files(struct try_ctx *c)
 {
-	if (c->tmpconf[0])
-		unlink(c->tmpconf);
-	if (c->tmpdir[0] && strchr(c->tmpdir, 'X') == NULL)
-		rmdir(c->tmpdir);
-}
+	const char *paths[] = { c->pending, c->trial };
+	bool ok = true;
+	size_t i;
 
-/* Has the daemon published a new copy of its configuration since rs */
-static bool daemon_reloaded(const struct try_ctx *c, const char *snapshot)
-{
-	struct runstate now;
-	bool changed;
-
-	if (runstate_read(c->run_dir, &now))
-		return false;
-	changed = strcmp(now.snapshot, snapshot) != 0;
-	runstate_free(&now);
-	return changed;
+	for (i = 0; i < ARRAY_SIZE(paths); i++) {
+		if (!paths[i][0] || !unlink(paths[i]) || errno == ENOENT)
+			continue;
+		fprintf(stderr, "wqrtctl: %s: %s\n", paths[i], strerror(errno));
+		ok = false;
+	}
+	return ok;
 }
 
 /* Do the workqueue's attributes show what the section asks */
@@ -256,13 +277,21 @@ static bool section_in_force(const struct try_ctx *c)
 	       !wq_differing(&c->cfg->rules[0].s, &st);
 }
 
-/*
- * SIGHUP to wqrtd, then wait for its new copy of the configuration (a
- * reload it accepted); want_applied: and for the section in force.
- */
-static int daemon_reload_wait(struct try_ctx *c, bool want_applied)
+/* Does wqrtd say it holds our trial */
+static bool daemon_holds_trial(const struct try_ctx *c)
 {
-	char snapshot[WQRT_PATH_MAX];
+	char held[TRIAL_NAME_MAX + 8];
+
+	return !trial_held_read(c->run_dir, held, sizeof(held)) &&
+	       !strcmp(held, c->name);
+}
+
+/*
+ * SIGUSR1 to wqrtd (it looks at the trial files), then wait until it holds
+ * the trial and the section is in force (want), or no longer holds it.
+ */
+static int daemon_trial_wait(struct try_ctx *c, bool want)
+{
 	struct runstate now;
 	int i;
 
@@ -270,78 +299,62 @@ static int daemon_reload_wait(struct try_ctx *c, bool want_applied)
 		fprintf(stderr, "wqrtctl: wqrtd stopped meanwhile\n");
 		return -ESRCH;
 	}
-	snprintf(snapshot, sizeof(snapshot), "%s", now.snapshot);
-	if (kill(now.pid, SIGHUP)) {
+	if (kill(now.pid, SIGUSR1)) {
+		int err = errno;
+
 		fprintf(stderr, "wqrtctl: cannot signal wqrtd (pid %d): %s\n",
-			(int)now.pid, strerror(errno));
+			(int)now.pid, strerror(err));
 		runstate_free(&now);
-		return -errno;
+		return -err;
 	}
 	runstate_free(&now);
-	for (i = 0; i < TRY_RELOAD_WAIT_S * 10; i++) {
+	for (i = 0; i < TRY_WAIT_S * 10; i++) {
 		struct timespec ts = { 0, 100000000 };
 
-		if (daemon_reloaded(c, snapshot) &&
-		    (!want_applied || section_in_force(c)))
+		if (want ? daemon_holds_trial(c) && section_in_force(c) :
+			   !daemon_holds_trial(c))
 			return 0;
 		nanosleep(&ts, NULL);
 	}
 	return -ETIMEDOUT;
 }
 
-/* Through the running daemon: the drop-in, and a reload */
+/*
+ * Refused before anything is measured: another wqrtctl try whose trial
+ * wqrtd holds
+ */
+static int check_other_trial(struct try_ctx *c)
+{
+	struct strlist removed = { 0 }, errors = { 0 };
+	char live[TRIAL_NAME_MAX];
+	pid_t owner;
+	int n;
+
+	n = trial_scan(c->run_dir, live, sizeof(live), &owner, &removed,
+		       &errors);
+	strlist_free(&removed);
+	strlist_free(&errors);
+	if (n <= 0)
+		return 0;
+	fprintf(stderr,
+		"wqrtctl: another wqrtctl try (pid %d) runs a trial (%s/%s): one at a time; nothing measured or changed\n",
+		(int)owner, c->run_dir, live);
+	return EX_TEMPFAIL;
+}
+
+/* Through the running daemon: the trial file in force, and SIGUSR1 */
 static int apply_via_daemon(struct try_ctx *c)
 {
-	struct strlist errors = { 0 };
-	struct config *held = NULL;
-	const struct rule *r;
-	char dir[WQRT_PATH_MAX + 8];
-	int fd, err;
-
-	/* what it holds must not define this very section */
-	if (!config_load(c->rs.snapshot, "/", &held, &errors)) {
-		r = config_match_wq(held, c->wq);
-		if (r && !r->glob) {
-			fprintf(stderr,
-				"wqrtctl: wqrtd holds [%s] (%s:%d) for %s: edit that section and reload, or stop wqrtd to try a profile\n",
-				r->section, r->file, r->line, c->wq);
-			config_free(held);
-			strlist_free(&errors);
-			return EX_CONFIG;
-		}
-		config_free(held);
-	}
-	strlist_free(&errors);
-	snprintf(dir, sizeof(dir), "%s.d", c->rs.config);
-	snprintf(c->dropin, sizeof(c->dropin), "%s/" TRY_DROPIN, dir);
-	if (mkdir_p(dir, 0755) && errno != EEXIST) {
-		fprintf(stderr, "wqrtctl: %s: %s\n", dir, strerror(errno));
-		return EX_CANTCREAT;
-	}
-	fd = open(c->dropin, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
-	if (fd < 0) {
-		fprintf(stderr,
-			"wqrtctl: %s: %s%s\n", c->dropin, strerror(errno),
-			errno == EEXIST ?
-				" (another wqrtctl try runs, or one was killed: remove it and reload wqrtd)" :
-				"");
-		return EX_CANTCREAT;
-	}
-	if (dprintf(fd,
-		    "; written by wqrtctl try (pid %d) for the time of its measurement;\n"
-		    "; it removes it at the end: if it is left, remove it and reload wqrtd\n%s",
-		    (int)getpid(), c->section) < 0 ||
-	    fchmod(fd, 0644) || close(fd)) {
-		fprintf(stderr, "wqrtctl: %s: %s\n", c->dropin, strerror(errno));
-		unlink(c->dropin);
+	if (rename(c->pending, c->trial)) {
+		fprintf(stderr, "wqrtctl: %s: %s\n", c->trial,
+			strerror(errno));
 		return EX_IOERR;
 	}
-	c->dropin_written = true;
-	err = daemon_reload_wait(c, true);
-	if (err) {
+	c->trial_written = true;
+	if (daemon_trial_wait(c, true)) {
 		fprintf(stderr,
-			"wqrtctl: wqrtd did not apply the profile within %d s (its log says why: journalctl -u wqrtd)\n",
-			TRY_RELOAD_WAIT_S);
+			"wqrtctl: wqrtd did not apply the trial within %d s (its log says why: journalctl -u wqrtd)\n",
+			TRY_WAIT_S);
 		return EX_IOERR;
 	}
 	return 0;
@@ -349,21 +362,59 @@ static int apply_via_daemon(struct try_ctx *c)
 
 static int put_back_via_daemon(struct try_ctx *c)
 {
-	if (!c->dropin_written)
+	if (!c->trial_written)
 		return 0;
-	if (unlink(c->dropin) && errno != ENOENT) {
-		fprintf(stderr, "wqrtctl: %s: %s\n", c->dropin,
+	if (unlink(c->trial) && errno != ENOENT) {
+		fprintf(stderr, "wqrtctl: %s: %s\n", c->trial,
 			strerror(errno));
 		return EX_IOERR;
 	}
-	c->dropin_written = false;
-	if (daemon_reload_wait(c, false)) {
+	c->trial_written = false;
+	if (daemon_trial_wait(c, false)) {
 		fprintf(stderr,
-			"wqrtctl: wqrtd did not reload without %s within %d s\n",
-			c->dropin, TRY_RELOAD_WAIT_S);
+			"wqrtctl: wqrtd did not take the trial out within %d s; it does once it sees this process gone\n",
+			TRY_WAIT_S);
 		return EX_IOERR;
 	}
 	return 0;
+}
+
+/*
+ * Alone: wqrtd's lock, as every writer of the originals takes it. Refused
+ * before anything is measured when another holds it.
+ */
+static int lock_alone(struct try_ctx *c)
+{
+	pid_t holder;
+	int fd = runstate_lock(c->run_dir, &holder);
+
+	if (fd == -EWOULDBLOCK) {
+		fprintf(stderr,
+			"wqrtctl: pid %d (%s) holds %s: it changes workqueues (wqrtd --once, wqrtctl restore, another try); nothing measured or changed\n",
+			(int)holder, runstate_holder_name(holder), c->run_dir);
+		return EX_TEMPFAIL;
+	}
+	if (fd < 0) {
+		fprintf(stderr, "wqrtctl: %s/" RUNSTATE_LOCK ": %s\n",
+			c->run_dir, strerror(-fd));
+		return EX_CANTCREAT;
+	}
+	c->lock = fd;
+	return 0;
+}
+
+/* Alone, refused before measuring: originals of an earlier writer */
+static int check_no_originals(struct try_ctx *c)
+{
+	char state[WQRT_PATH_MAX + 16];
+
+	snprintf(state, sizeof(state), "%s/originals", c->run_dir);
+	if (access(state, F_OK))
+		return 0;
+	fprintf(stderr,
+		"wqrtctl: %s holds originals of an earlier run (wqrtd --once, or a try that was killed): wqrtctl restore first; nothing measured or changed\n",
+		state);
+	return EX_TEMPFAIL;
 }
 
 /* Alone: wqrtd's apply, the originals where wqrtctl restore finds them */
@@ -373,17 +424,6 @@ static int apply_alone(struct try_ctx *c)
 	int fails;
 
 	snprintf(state, sizeof(state), "%s/originals", c->run_dir);
-	if (!access(state, F_OK)) {
-		fprintf(stderr,
-			"wqrtctl: %s holds originals of an earlier run (wqrtd --once, or a try that was killed): wqrtctl restore first\n",
-			state);
-		return EX_TEMPFAIL;
-	}
-	if (mkdir_p(c->run_dir, 0755) && errno != EEXIST) {
-		fprintf(stderr, "wqrtctl: %s: %s\n", c->run_dir,
-			strerror(errno));
-		return EX_CANTCREAT;
-	}
 	sys_ops_for_root(&c->ops, "/");
 	daemon_init(&c->d, "/", &c->ops, c->cfg);
 	c->cfg = NULL; /* the daemon's now */
@@ -464,6 +504,26 @@ static void print_side_by_side(const struct try_ctx *c,
 	       lat_quantile(&rows[1]->run, 0.99));
 }
 
+/* Where the trial would go to be kept: its own section, or the rule's */
+static void print_keep(const struct try_ctx *c)
+{
+	struct strlist errors = { 0 };
+	const struct rule *r = NULL;
+	struct config *held = NULL;
+
+	if (c->via_daemon && !config_load(c->rs.snapshot, "/", &held, &errors))
+		r = config_match_wq(held, c->wq);
+	strlist_free(&errors);
+	if (r)
+		printf("\nTo keep it, set these keys in [%s] (%s:%d, then systemctl reload wqrtd):\n\n%s",
+		       r->section, r->file, r->line, c->section);
+	else
+		printf("\nTo keep it, add to %s (then systemctl reload wqrtd):\n\n%s",
+		       c->via_daemon ? c->rs.config : WQRT_DEFAULT_CONF,
+		       c->section);
+	config_free(held);
+}
+
 int cmd_try(int argc, char **argv)
 {
 	static const struct option longopts[] = {
@@ -472,7 +532,7 @@ int cmd_try(int argc, char **argv)
 		{ "json", no_argument, NULL, 'j' },
 		{ NULL, 0, NULL, 0 },
 	};
-	struct try_ctx c = { 0 };
+	struct try_ctx c = { .lock = -1 };
 	struct lat_sel sel = { 0 };
 	struct lat_result before = { 0 }, after = { 0 };
 	struct strlist left = { 0 };
@@ -534,19 +594,28 @@ int cmd_try(int argc, char **argv)
 	rc = trace_usable("/", why, sizeof(why));
 	if (rc)
 		return ctl_trace_error(why, rc);
-	rc = build_section(&c, argv + optind + 1, argc - optind - 1);
-	for (i = optind + 1; i < argc && !rc; i++)
+	/* the profile's text, for what is printed */
+	for (i = optind + 1; i < argc; i++)
 		len += snprintf(profile + len,
 				len < sizeof(profile) ? sizeof(profile) - len : 0,
 				"%s%s", i > optind + 1 ? " " : "", argv[i]);
-	if (rc)
-		goto out;
 	strlist_add(&sel.wqs, "%s", c.wq);
 	if (path_fmt(c.run_dir, sizeof(c.run_dir), "/", WQRT_RUN_DIR)) {
 		rc = EX_SOFTWARE;
 		goto out;
 	}
+	/*
+	 * Whatever refuses, refuses now, before anything is measured: bad
+	 * keys, another try, a writer holding the originals.
+	 */
 	c.via_daemon = !runstate_read(c.run_dir, &c.rs);
+	rc = build_section(&c, argv + optind + 1, argc - optind - 1);
+	if (!rc)
+		rc = c.via_daemon ? check_other_trial(&c) : lock_alone(&c);
+	if (!rc && !c.via_daemon)
+		rc = check_no_originals(&c);
+	if (rc)
+		goto out;
 	ctl_catch_signals();
 	if (snap_take(c.wq, &snap)) {
 		fprintf(stderr, "wqrtctl: %s: cannot read its attributes\n",
@@ -561,7 +630,7 @@ int cmd_try(int argc, char **argv)
 	}
 	if (!stopped) {
 		fprintf(stderr, "wqrtctl: applying %s %s\n", profile,
-			c.via_daemon ? "through wqrtd (a drop-in, reload)" :
+			c.via_daemon ? "through wqrtd (a trial, over what it holds)" :
 				       "(no wqrtd runs: alone)");
 		rc = c.via_daemon ? apply_via_daemon(&c) : apply_alone(&c);
 		if (!rc && !ctl_stop) {
@@ -612,9 +681,7 @@ int cmd_try(int argc, char **argv)
 			printf("\n%s: every attribute is back as found\n",
 			       c.wq);
 		}
-		printf("\nTo keep it, add to %s (then systemctl reload wqrtd):\n\n%s",
-		       c.via_daemon ? c.rs.config : WQRT_DEFAULT_CONF,
-		       c.section);
+		print_keep(&c);
 	}
 out:
 	if (c.via_daemon)
@@ -622,7 +689,10 @@ out:
 	if (c.applied_alone)
 		daemon_free(&c.d);
 	config_free(c.cfg);
-	cleanup_tmp(&c);
+	if (!cleanup_trial_files(&c) && !rc)
+		rc = EX_IOERR;
+	if (c.lock >= 0)
+		close(c.lock);
 	snap_free(&snap);
 	strlist_free(&left);
 	lat_result_free(&before);

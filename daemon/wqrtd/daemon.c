@@ -135,6 +135,7 @@ void daemon_free(struct daemon *d)
 	htab_free(&d->kw_ix);
 	state_free(&d->state);
 	config_free(d->cfg);
+	config_free(d->trial);
 	memset(d, 0, sizeof(*d));
 }
 
@@ -867,6 +868,10 @@ int daemon_reload(struct daemon *d, const char *path)
 			       "the old profiles stay in force");
 	if (n)
 		return n;
+	/* the trial stays laid over what the files say now */
+	if (d->trial && config_set_trial(cfg, &d->trial->rules[0]))
+		log_err("%s: out of memory: its trial is not in force",
+			d->trial->path);
 	config_free(d->cfg);
 	d->cfg = cfg;
 	log_set_level(cfg->log_level);

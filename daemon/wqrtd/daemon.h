@@ -36,6 +36,11 @@ struct daemon {
 	struct apply_ctx ax; /* I: */
 	bool sysfs_mode; /* I: the kernel has the policy/rtprio attributes */
 	struct config *cfg; /* C: owned */
+	/*
+	 * C: the trial of a wqrtctl try laid over cfg by trial_apply(), again
+	 * over each reloaded cfg; owned, or NULL (trial.h)
+	 */
+	struct config *trial;
 	struct wq_track *wqs; /* S: profiled, or with originals to put back */
 	size_t nwqs;
 	struct kw_track *kws; /* S: kworkers a rule covers */

@@ -11,6 +11,7 @@
 #include "runstate.h"
 #include "timing.h"
 #include "tracedir.h"
+#include "trial.h"
 #include "watch.h"
 
 #include <errno.h>
@@ -52,6 +53,8 @@ struct ctx {
 	struct watch w; /* what to do about events, and when (watch.c) */
 	sd_event_source *tick; /* armed for watch_next() */
 	struct timing tm; /* --timing: fork -> verified per kworker */
+	char trial[TRIAL_NAME_MAX]; /* the trial file in force, or "" */
+	sd_event_source *trial_owner; /* its owner's pidfd: it exits */
 };
 
 static void usage(FILE *f)
@@ -279,12 +282,144 @@ static void clean_traces(struct ctx *c)
 			   dir, removed);
 }
 
+static int on_trial_owner(sd_event_source *s, int fd, uint32_t revents,
+			  void *arg);
+
+/* Stop holding the trial c->trial (its file is gone, or its owner) */
+static void trial_drop(struct ctx *c, const char *why)
+{
+	int fails;
+
+	if (!c->trial[0])
+		return;
+	c->trial_owner = sd_event_source_disable_unref(c->trial_owner);
+	log_notice("%s/%s: %s: its trial is taken out", c->run_dir, c->trial,
+		   why);
+	c->trial[0] = '\0';
+	fails = trial_apply(&c->d, NULL);
+	if (fails)
+		log_warn("%d change(s) failed putting back after the trial",
+			 fails);
+}
+
+/*
+ * Hold the trial of wqrtctl try named name, owned by the live process
+ * owner: load it, watch the owner's exit, lay it over the configuration.
+ */
+static void trial_take(struct ctx *c, const char *name, pid_t owner)
+{
+	struct strlist errors = { 0 };
+	char path[WQRT_PATH_MAX + TRIAL_NAME_MAX];
+	struct config *t;
+	size_t i;
+	int fd, r;
+
+	snprintf(path, sizeof(path), "%s/%s", c->run_dir, name);
+	if (trial_load(path, &t, &errors)) {
+		for (i = 0; i < errors.n; i++)
+			log_err("%s", errors.v[i]);
+		log_err("%s: not a trial wqrtd takes: removed", path);
+		strlist_free(&errors);
+		unlink(path);
+		return;
+	}
+	strlist_free(&errors);
+	fd = syscall(SYS_pidfd_open, owner, 0);
+	if (fd < 0) {
+		log_notice("%s: its wqrtctl try (pid %d) is gone: removed", path,
+			   (int)owner);
+		unlink(path);
+		config_free(t);
+		return;
+	}
+	r = sd_event_add_io(c->ev, &c->trial_owner, fd, EPOLLIN,
+			    on_trial_owner, c);
+	if (r < 0) {
+		/* unwatched, a killed try would stay until the next rescan */
+		log_err("%s: cannot watch its owner (pid %d): %s; not taken",
+			path, (int)owner, strerror(-r));
+		close(fd);
+		config_free(t);
+		return;
+	}
+	sd_event_source_set_io_fd_own(c->trial_owner, true);
+	snprintf(c->trial, sizeof(c->trial), "%s", name);
+	log_notice("%s: trial of wqrtctl try (pid %d) laid over [%s]", path,
+		   (int)owner, t->rules[0].section);
+	r = trial_apply(&c->d, t);
+	if (r < 0)
+		trial_drop(c, strerror(-r));
+	else if (r)
+		log_warn("%d change(s) of the trial failed", r);
+}
+
+/*
+ * Make what wqrtd holds follow the trial files of its runtime directory:
+ * those whose wqrtctl try is gone removed, the one in force held, and
+ * what it holds told in trial-held.
+ */
+static void trial_sync(struct ctx *c)
+{
+	struct strlist removed = { 0 }, errors = { 0 };
+	char live[TRIAL_NAME_MAX];
+	pid_t owner;
+	size_t i;
+	int n, err;
+
+	n = trial_scan(c->run_dir, live, sizeof(live), &owner, &removed,
+		       &errors);
+	for (i = 0; i < removed.n; i++)
+		log_notice("%s: its wqrtctl try is gone: removed",
+			   removed.v[i]);
+	for (i = 0; i < errors.n; i++)
+		log_warn("%s", errors.v[i]);
+	strlist_free(&removed);
+	strlist_free(&errors);
+	if (n < 0 && n != -ENOENT)
+		log_warn("%s: %s; trials are not looked at", c->run_dir,
+			 strerror(-n));
+	if (n > 1)
+		log_warn("%s: %d trials of live wqrtctl try runs: only %s is held",
+			 c->run_dir, n, live);
+	if (strcmp(live, c->trial)) {
+		trial_drop(c, live[0] ? "another trial comes" :
+					"its wqrtctl try ended or is gone");
+		if (live[0])
+			trial_take(c, live, owner);
+	}
+	err = trial_held_write(c->run_dir, c->trial[0] ? c->trial : NULL);
+	if (err)
+		log_warn("%s/" TRIAL_HELD ": %s; a wqrtctl try waits for it in vain",
+			 c->run_dir, strerror(-err));
+}
+
+static int on_trial_owner(sd_event_source *s, int fd, uint32_t revents,
+			  void *arg)
+{
+	struct ctx *c = arg;
+
+	(void)s, (void)fd, (void)revents;
+	trial_sync(c);
+	notify_status(c);
+	return 0;
+}
+
+/* SIGUSR1: wqrtctl try added or removed its trial */
+static int on_usr1(sd_event_source *s, const struct signalfd_siginfo *si,
+		   void *arg)
+{
+	(void)s, (void)si;
+	return on_trial_owner(NULL, -1, 0, arg);
+}
+
 static void scan(struct ctx *c, const char *why)
 {
 	int fails;
 
 	log_debug("scan (%s)", why);
 	clean_traces(c);
+	if (!c->o.dry_run)
+		trial_sync(c);
 	fails = daemon_scan(&c->d);
 	if (fails)
 		log_warn("%d change(s) failed during %s scan", fails, why);
@@ -572,6 +707,10 @@ static int setup_loop(struct ctx *c)
 					SIGINT | SD_EVENT_SIGNAL_PROCMASK,
 					on_term, c);
 	if (r >= 0)
+		r = sd_event_add_signal(c->ev, NULL,
+					SIGUSR1 | SD_EVENT_SIGNAL_PROCMASK,
+					on_usr1, c);
+	if (r >= 0)
 		r = sd_event_add_time(c->ev, &c->rescan, CLOCK_MONOTONIC,
 				      UINT64_MAX, USEC_PER_SEC / 10, on_timer,
 				      c);
@@ -680,6 +819,8 @@ static int run_daemon(struct ctx *c)
 	log_notice("ready: netlink sockets open, initial scan done");
 	notify_status(c);
 	r = sd_event_loop(c->ev);
+	c->trial_owner = sd_event_source_disable_unref(c->trial_owner);
+	trial_held_write(c->run_dir, NULL);
 	watch_free(&c->w);
 	runstate_clear(c->run_dir);
 	nlw_close(&c->nl);

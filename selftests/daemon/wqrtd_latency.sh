@@ -202,9 +202,9 @@ if [ "$SERIES" -eq 1 ]; then
 	ktap_test_result "try through wqrtd: exit 0, applied by wqrtd, measured" eval \
 		'[ "$TRC" -eq 0 ] && grep -q "\"through\": \"wqrtd\"" "$TMPD/try2.json" &&
 		[ "$(json_num "$TMPD/after2" count)" -gt 0 ] && logged "$WQ"'
-	ktap_test_result "try through wqrtd: every attribute back, its drop-in gone, wqrtd still running" eval \
+	ktap_test_result "try through wqrtd: every attribute back, its trial file gone, wqrtd still running" eval \
 		'cmp -s "$TMPD/attrs.before" "$TMPD/attrs.after2" &&
-		[ ! -e "$CONF.d/zz-wqrtctl-try.conf" ] && alive'
+		! ls -a /run/wqrtd | grep -q "trial-[0-9]" && [ ! -e "$CONF.d" ] && alive'
 	stop_wqrtd
 else
 	attrs > "$TMPD/attrs.before"

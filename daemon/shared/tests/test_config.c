@@ -570,6 +570,86 @@ static void test_dropins_merged_in_order(void **state)
 	dropins_clear();
 }
 
+/* A trial is read alone: a drop-in with an error, or a vendor profile, changes nothing */
+static void test_load_one_reads_no_dropins(void **state)
+{
+	struct config *c = NULL;
+
+	(void)state;
+	dropin("10-bad.conf", "[wq:a]\nrtpri = 5\n", 0644);
+	dropin("20-other.conf", "[wq:b]\nnice = -5\n", 0644);
+	snprintf(path, sizeof(path), "%s",
+		 ft_conf(&ft, "[wq:main]\npolicy = fifo\nrtprio = 20\n"));
+	strlist_free(&errs);
+	assert_int_equal(config_load_one(path, ft.root, &c, &errs), 0);
+	assert_non_null(c);
+	assert_int_equal(c->nrules, 1);
+	assert_int_equal(c->nsources, 1);
+	assert_string_equal(c->rules[0].section, "wq:main");
+	config_free(c);
+	/* config_load() of the same file reads them */
+	assert_int_not_equal(config_load(path, ft.root, &c, &errs), 0);
+	dropins_clear();
+}
+
+static struct rule *trial_rule(struct config **t, const char *text)
+{
+	*t = load(text);
+	assert_non_null(*t);
+	assert_int_equal((*t)->nrules, 1);
+	return &(*t)->rules[0];
+}
+
+/* The trial's keys over the rule the workqueue has, nothing else */
+static void test_trial_over_profile(void **state)
+{
+	struct config *c, *t;
+	const struct rule *r;
+
+	(void)state;
+	c = load("[profile:rt]\npolicy = fifo\nrtprio = 50\nnr_idle_extra = 2\n"
+		 "[wq:tty_flip]\nprofile = rt\nrtprio = 20\n"
+		 "[wq:gpu*]\nnice = -5\n");
+	assert_non_null(c);
+	/* nice over tty_flip's profile: the profile stays, nice is added */
+	assert_int_equal(config_set_trial(c, trial_rule(&t, "[wq:tty_flip]\nnice = -10\n")), 0);
+	config_free(t);
+	r = config_match_wq(c, "TTY_FLIP");
+	assert_ptr_equal(r, c->trial);
+	assert_int_equal(r->s.val[WA_POLICY], POLICY_FIFO);
+	assert_int_equal(r->s.val[WA_RTPRIO], 20);
+	assert_int_equal(r->s.val[WA_NR_IDLE_EXTRA], 2);
+	assert_true(r->s.set & WA_BIT(WA_NICE));
+	assert_int_equal(r->s.val[WA_NICE], -10);
+	/* other workqueues keep their rules */
+	assert_ptr_equal(config_match_wq(c, "gpu_submit"), &c->rules[1]);
+	/* policy = normal alone: rtprio goes with it */
+	assert_int_equal(config_set_trial(c, trial_rule(&t, "[wq:tty_flip]\npolicy = normal\n")), 0);
+	config_free(t);
+	r = config_match_wq(c, "tty_flip");
+	assert_int_equal(r->s.val[WA_POLICY], POLICY_NORMAL);
+	assert_true(r->s.set & WA_BIT(WA_RTPRIO));
+	assert_int_equal(r->s.val[WA_RTPRIO], 0);
+	assert_false(r->s.set & WA_BIT(WA_NICE));
+	/* over a glob's workqueue, and one no rule covers */
+	assert_int_equal(config_set_trial(c, trial_rule(&t, "[wq:gpu_submit]\npolicy = fifo\nrtprio = 5\n")), 0);
+	config_free(t);
+	r = config_match_wq(c, "gpu_submit");
+	assert_int_equal(r->s.val[WA_NICE], -5);
+	assert_int_equal(r->s.val[WA_RTPRIO], 5);
+	assert_ptr_equal(config_match_wq(c, "tty_flip"), &c->rules[0]);
+	assert_int_equal(config_set_trial(c, trial_rule(&t, "[wq:writeback]\nnice = 3\n")), 0);
+	config_free(t);
+	r = config_match_wq(c, "writeback");
+	assert_non_null(r);
+	assert_int_equal(r->s.set, WA_BIT(WA_NICE));
+	/* taken out: as the files say */
+	assert_int_equal(config_set_trial(c, NULL), 0);
+	assert_null(config_match_wq(c, "writeback"));
+	assert_null(c->trial);
+	config_free(c);
+}
+
 /* Every error of every file, each with its file and line */
 static void test_dropins_every_error(void **state)
 {
@@ -863,6 +943,8 @@ int main(void)
 		cmocka_unit_test(test_fifo_refused),
 		cmocka_unit_test(test_untrusted_directory),
 		cmocka_unit_test(test_parse_linear),
+		cmocka_unit_test(test_load_one_reads_no_dropins),
+		cmocka_unit_test(test_trial_over_profile),
 	};
 
 	return cmocka_run_group_tests_name("config", tests, setup, teardown);

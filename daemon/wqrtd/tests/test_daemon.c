@@ -4,6 +4,7 @@
  * becomes of the originals: test_originals.c.
  */
 #include "daemon_fixture.h"
+#include "trial.h"
 
 static void test_scan_sysfs_mode(void **state)
 {
@@ -557,6 +558,69 @@ static void test_pid_handed_to_kworker(void **state)
 	assert_int_equal(sched_of(102).rtprio, 20);
 }
 
+static struct config *trial_of(const char *text)
+{
+	char rel[64], full[600];
+	struct strlist errs = { 0 };
+	struct config *t;
+
+	snprintf(rel, sizeof(rel), "/run/wqrtd/trial-1-1.conf");
+	ft_write(&ft, rel, text);
+	snprintf(full, sizeof(full), "%s%s", ft.root, rel);
+	assert_int_equal(config_load_one(full, ft.root, &t, &errs), 0);
+	strlist_free(&errs);
+	return t;
+}
+
+/*
+ * wqrtctl try over a profile: only the trial's keys change, the profile
+ * comes back when it ends; a reload meanwhile keeps it over the new files
+ */
+static void test_trial_over_profile_and_back(void **state)
+{
+	(void)state;
+	series_tree();
+	start(conf_rt);
+	daemon_scan(&d);
+	assert_string_equal(ft_get(&ft, "tty_flip", "rtprio"), "20");
+	assert_int_equal(trial_apply(&d, trial_of("[wq:tty_flip]\nrtprio = 40\npolicy = fifo\nnice = -3\n")), 0);
+	assert_string_equal(ft_get(&ft, "tty_flip", "rtprio"), "40");
+	assert_string_equal(ft_get(&ft, "tty_flip", "nice"), "-3");
+	/* the profile's other keys stay, other workqueues are not touched */
+	assert_string_equal(ft_get(&ft, "tty_flip", "nr_idle_extra"), "2");
+	assert_string_equal(ft_get(&ft, "gpu_submit", "nice"), "-5");
+	assert_int_equal(sched_of(102).rtprio, 40);
+	/* a reload keeps the trial over what the files say now */
+	assert_int_equal(daemon_reload(&d, ft_conf(&ft, "[wq:tty_flip]\npolicy = fifo\nrtprio = 30\n[wq:gpu*]\nnice = -6\n")), 0);
+	assert_string_equal(ft_get(&ft, "tty_flip", "rtprio"), "40");
+	assert_string_equal(ft_get(&ft, "gpu_submit", "nice"), "-6");
+	/* taken out: the profile as the files say, nice back to its original */
+	assert_int_equal(trial_apply(&d, NULL), 0);
+	assert_string_equal(ft_get(&ft, "tty_flip", "rtprio"), "30");
+	assert_string_equal(ft_get(&ft, "tty_flip", "nice"), "0");
+	assert_string_equal(ft_get(&ft, "tty_flip", "nr_idle_extra"), "0");
+	assert_int_equal(sched_of(102).rtprio, 30);
+	/* and a stop puts back what was found */
+	assert_int_equal(daemon_restore(&d), 0);
+	assert_string_equal(ft_get(&ft, "tty_flip", "policy"), "normal");
+	assert_string_equal(ft_get(&ft, "gpu_submit", "nice"), "0");
+}
+
+/* A workqueue no rule covers: tried, then exactly as found */
+static void test_trial_unprofiled_put_back(void **state)
+{
+	(void)state;
+	series_tree();
+	ft_set(&ft, "events_unbound", "nice", "4");
+	start(conf_rt);
+	daemon_scan(&d);
+	assert_int_equal(trial_apply(&d, trial_of("[wq:events_unbound]\nnice = -10\n")), 0);
+	assert_string_equal(ft_get(&ft, "events_unbound", "nice"), "-10");
+	assert_int_equal(trial_apply(&d, NULL), 0);
+	assert_string_equal(ft_get(&ft, "events_unbound", "nice"), "4");
+	assert_string_equal(ft_get(&ft, "tty_flip", "rtprio"), "20");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -587,6 +651,8 @@ int main(void)
 		T(test_bad_stat_does_not_stop_the_pass),
 		T(test_pid_handed_to_umh),
 		T(test_pid_handed_to_kworker),
+		T(test_trial_over_profile_and_back),
+		T(test_trial_unprofiled_put_back),
 #undef T
 	};
 
