@@ -19,8 +19,8 @@ WERROR ?= 1
 
 .PHONY: help all deps kernel kernel-plain kernel-tree kernel-export \
 	checkpatch daemon daemon-test selftests vm-run vm-shell \
-	vm-test vm-many-cpus check check-vm check-unit demo install clean distclean \
-	kernel-each race-demo rt-exit-repro rt-exit-demo rt-stress flush-mutation no-policy-demo e2e fuzz \
+	vm-test vm-many-cpus check demo install clean distclean \
+	kernel-each race-demo rt-exit-repro rt-exit-demo rt-stress flush-mutation mutation no-policy-demo e2e fuzz \
 	board-kernel deps-graph
 
 help:
@@ -59,6 +59,7 @@ help:
 	@echo "                     in build/deb/ (DEB_HOST_ARCH=arm64: cross-built into build/deb-arm64/;"
 	@echo "                     DEB_BUILD_PROFILES=pkg.wqrt.noselftests: wqrtd alone, no kernel source)"
 	@echo "  make fuzz          libFuzzer on wqrtd's parsers, FUZZ_SECONDS (600) per target"
+	@echo "  make mutation      every mutant of daemon/tests/mutations.txt caught by the daemon's tests (report: daemon/tests/mutation-report.md)"
 	@echo "  make deps-graph    which file of daemon/ uses which: floors, circles, uses against a folder's rule"
 
 all: daemon kernel selftests
@@ -105,6 +106,11 @@ FUZZ_SECONDS ?= 600
 fuzz: deps
 	@$(MAKE) --no-print-directory -C daemon/fuzz O=$(BUILD)/fuzz run \
 		FUZZ_SECONDS=$(FUZZ_SECONDS) $(if $(FUZZ_TARGETS),FUZZ_TARGETS="$(FUZZ_TARGETS)")
+
+# Mutation testing of daemon/ (scripts/mutation.sh): outside make check,
+# about half a minute a mutant; writes daemon/tests/mutation-report.md
+mutation: deps
+	@scripts/mutation.sh
 
 VM := selftests/vm/vm.sh
 

@@ -56,12 +56,16 @@ ktap_test_result "the trial gave only its key: nice stayed the profile's -5 (not
 ktap_test_result "after it: the profile as before, affinity_strict $STRICT again, nothing of it left" eval \
 	'attrs_are writeback "nice=-5 affinity_strict=$STRICT" && [ "$(trials_left)" -eq 0 ] &&
 	[ ! -e "$CONF.d" ] && alive'
+# the edit undone: the next wqrtd (4.) reads -5 again
+sed -i 's/^nice = -7/nice = -5/' "$CONF"
 
-# 2. one at a time, refused before anything is measured
-wqrtctl try --for 30 writeback nice=-10 > "$TMPD/try1.out" 2>&1 &
+# 2. one at a time, refused before anything is measured (the first one
+# measures 10 s as found, then 10 s with its trial: the rest of 2. and 3.
+# happens in those last 10 s)
+wqrtctl try --for 10 writeback nice=-10 > "$TMPD/try1.out" 2>&1 &
 TPID=$!
-wait_for 30 attr_is writeback nice -10
-wqrtctl try --for 30 writeback nice=-11 > "$TMPD/try2.out" 2>&1
+wait_for 60 attr_is writeback nice -10
+wqrtctl try --for 10 writeback nice=-11 > "$TMPD/try2.out" 2>&1
 T2RC=$?
 sed 's/^/#   /' "$TMPD/try2.out"
 ktap_test_result "a second try while one runs: exit 75 before measuring, says whose" eval \
@@ -76,9 +80,9 @@ ktap_test_result "a SIGKILLed try: the profile back within 5 s, its trial file r
 	'attr_is writeback nice -5 && [ "$(trials_left)" -eq 0 ] && logged "is gone"'
 
 # 4. wqrtd and the try both die: the next start takes nothing of the trial
-wqrtctl try --for 60 writeback nice=-10 > "$TMPD/try3.out" 2>&1 &
+wqrtctl try --for 10 writeback nice=-10 > "$TMPD/try3.out" 2>&1 &
 TPID=$!
-wait_for 30 attr_is writeback nice -10
+wait_for 60 attr_is writeback nice -10
 kill -KILL "$DPID"
 wait "$DPID" 2>/dev/null
 kill -KILL "$TPID"
@@ -87,16 +91,17 @@ LEFT=$(trials_left)
 start_wqrtd
 wait_ready
 wait_for 10 attr_is writeback nice -5
-ktap_test_result "wqrtd and the try killed: the next wqrtd removes the trial ($LEFT left before) and applies the profile" eval \
-	'attr_is writeback nice -5 && [ "$(trials_left)" -eq 0 ] && [ "$LEFT" -eq 1 ]'
+ktap_test_result "wqrtd and the try killed in its trial: the next wqrtd removes it ($LEFT left before) and applies the profile" eval \
+	'attr_is writeback nice -5 && [ "$(trials_left)" -eq 0 ] && [ "$LEFT" -eq 1 ] &&
+	logged "/run/wqrtd/trial-$TPID-"'
 stop_wqrtd
 ktap_test_result "and its stop puts back the nice found before any of it ($NICE)" \
 	attr_is writeback nice "$NICE"
 
 # 5. try alone holds wqrtd's lock: a wqrtd --once meanwhile refuses
-wqrtctl try --json --for 4 writeback nice=-10 > "$TMPD/alone.json" 2> "$TMPD/alone.err" &
+wqrtctl try --json --for 10 writeback nice=-10 > "$TMPD/alone.json" 2> "$TMPD/alone.err" &
 TPID=$!
-wait_for 30 attr_is writeback nice -10
+wait_for 60 attr_is writeback nice -10
 wqrtd --once -c "$CONF" > "$TMPD/once.out" 2>&1
 ORC=$?
 wait "$TPID"
