@@ -48,7 +48,7 @@ rc() {
 }
 
 ktap_print_header
-ktap_set_plan 26
+ktap_set_plan 28
 
 rc 0 "check of a valid file" "$B/wqrtctl" check "$T/nice.conf"
 rc 10 "status finds drift (nice 0, the file asks -4)" \
@@ -73,6 +73,18 @@ D=$!
 within5 test -e "$T/run/wqrtd/daemon"
 within5 nice_is -4
 rc 75 "restore while wqrtd runs" "$B/wqrtctl" restore --root "$T"
+# CAP_NET_ADMIN (bit 12) was for the netlink sockets: gone from every set
+# once the daemon listens. Only root starts with it.
+cap_net_admin() {
+	_hex=$(sed -n "s/^$1:[[:space:]]*//p" "/proc/$D/status")
+	echo $(((0x$_hex >> 12) & 1))
+}
+if [ "$(id -u)" = 0 ]; then
+	ktap_test_result "wqrtd gives up CAP_NET_ADMIN once listening (effective, permitted, bounding)" \
+		sh -c "[ '$(cap_net_admin CapEff)' = 0 ] && [ '$(cap_net_admin CapPrm)' = 0 ] && [ '$(cap_net_admin CapBnd)' = 0 ]"
+else
+	ktap_test_skip "wqrtd gives up CAP_NET_ADMIN once listening" "not root: it never had it"
+fi
 snap=$(sed -n 's/^snapshot=//p' "$T/run/wqrtd/daemon")
 mv "$snap" "$snap.away"
 rc 70 "status when the daemon's copy of its configuration is gone" \
@@ -134,6 +146,12 @@ rm -f "$T/run/wqrtd/originals" "$T/proc/sys/kernel/random/boot_id"
 
 ktap_test_result "every code wqrtctl(8) documents was made to happen ($documented)" \
 	sh -c "for c in $documented; do case ' $tested ' in *\" \$c \"*) ;; *) echo \"# not tested: \$c\"; exit 1 ;; esac; done"
+
+# --help names every option the SYNOPSIS of wqrtctl(8) names
+opts=$(sed -n '/^\.Sh SYNOPSIS/,/^\.Sh /s/.*Fl \\-\([a-z-]*\).*/--\1/p' "$M/wqrtctl.8" | sort -u | xargs)
+"$B/wqrtctl" --help > "$T/help" 2>&1
+ktap_test_result "wqrtctl --help names every long option of wqrtctl(8)'s SYNOPSIS ($opts)" \
+	sh -c "for o in $opts; do grep -q -- \"\$o\" '$T/help' || { echo \"# --help lacks \$o\"; exit 1; }; done"
 
 # --version: the program's name and the version, exit 0
 v=$("$B/wqrtd" --version)

@@ -18,8 +18,9 @@ void ctl_usage(FILE *f)
 		"       wqrtctl restore [--root DIR]\n"
 		"       wqrtctl check [[-c] FILE]\n"
 		"       wqrtctl check-kernel [--json] [--root DIR]\n"
-		"       wqrtctl latency [WQ|FUNC ...] [--duration S] [--deadline US]\n"
-		"                       [--by function] [--json] [--root DIR]\n"
+		"       wqrtctl latency [WQ|FUNC ...] [--duration S] [--interval S]\n"
+		"                       [--deadline US] [--by function] [--json]\n"
+		"                       [--root DIR]\n"
 		"       wqrtctl who FUNC... [--duration S] [-c FILE] [--root DIR]\n"
 		"       wqrtctl try WQ KEY=VALUE... [--for S] [--deadline US] [--json]\n\n"
 		"status  whether wqrtd runs and what it holds; per profiled workqueue\n"
@@ -182,8 +183,9 @@ bool ctl_sleep(double seconds)
 void ctl_trace_usage(FILE *f)
 {
 	fprintf(f,
-		"Usage: wqrtctl latency [WQ|FUNC ...] [--duration S] [--deadline US]\n"
-		"                       [--by function] [--json] [--root DIR]\n"
+		"Usage: wqrtctl latency [WQ|FUNC ...] [--duration S] [--interval S]\n"
+		"                       [--deadline US] [--by function] [--json]\n"
+		"                       [--root DIR]\n"
 		"       wqrtctl who FUNC... [--duration S] [-c FILE] [--root DIR]\n");
 }
 
