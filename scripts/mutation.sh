@@ -32,7 +32,7 @@ run_tests() {
 			return 1
 		fi
 	done
-	for s in cli exits cli-board cli-leftovers cli-trace cli-nonroot; do
+	for s in cli exits cli-board cli-leftovers cli-trace cli-nonroot cli-try; do
 		if ! timeout 300 sh "$work/daemon/tests/$s.sh" "$O" > "$work/test.log" 2>&1; then
 			caught=$s.sh
 			return 1

@@ -58,7 +58,8 @@
 static void try_usage(FILE *f)
 {
 	fprintf(f,
-		"Usage: wqrtctl try WQ KEY=VALUE... [--for S] [--deadline US] [--json]\n");
+		"Usage: wqrtctl try WQ KEY=VALUE... [--for S] [--deadline US] [--json]\n"
+		"                   [--root DIR]\n");
 }
 
 /* Every attribute file of wq but pool_ids (new IDs on every write) */
@@ -73,7 +74,7 @@ static void snap_free(struct wq_snap *s)
 	strlist_free(&s->vals);
 }
 
-static int snap_take(const char *wq, struct wq_snap *s)
+static int snap_take(const char *root, const char *wq, struct wq_snap *s)
 {
 	char path[WQRT_PATH_MAX], val[512];
 	struct dirent *de;
@@ -81,7 +82,7 @@ static int snap_take(const char *wq, struct wq_snap *s)
 	DIR *d;
 
 	memset(s, 0, sizeof(*s));
-	if (wq_path(path, sizeof(path), "/", wq, ""))
+	if (wq_path(path, sizeof(path), root, wq, ""))
 		return -ENAMETOOLONG;
 	d = opendir(path);
 	if (!d)
@@ -90,7 +91,7 @@ static int snap_take(const char *wq, struct wq_snap *s)
 		if (de->d_name[0] == '.' || !strcmp(de->d_name, "pool_ids") ||
 		    !strcmp(de->d_name, "uevent"))
 			continue;
-		if (wq_path(path, sizeof(path), "/", wq, de->d_name) ||
+		if (wq_path(path, sizeof(path), root, wq, de->d_name) ||
 		    stat(path, &st) || !S_ISREG(st.st_mode) ||
 		    read_text(path, val, sizeof(val)))
 			continue;
@@ -102,13 +103,13 @@ static int snap_take(const char *wq, struct wq_snap *s)
 }
 
 /* The attributes that differ from before, into diff ("name: was -> is") */
-static size_t snap_diff(const char *wq, const struct wq_snap *before,
-			struct strlist *diff)
+static size_t snap_diff(const char *root, const char *wq,
+			const struct wq_snap *before, struct strlist *diff)
 {
 	struct wq_snap now;
 	size_t i, j;
 
-	if (snap_take(wq, &now)) {
+	if (snap_take(root, wq, &now)) {
 		strlist_add(diff, "%s: gone", wq);
 		return diff->n;
 	}
@@ -127,7 +128,7 @@ static size_t snap_diff(const char *wq, const struct wq_snap *before,
 }
 
 /* One measurement of wq: S seconds, or until a signal */
-static int measure(const struct lat_sel *sel, double seconds,
+static int measure(const char *root, const struct lat_sel *sel, double seconds,
 		   struct lat_result *r, bool *interrupted)
 {
 	struct timespec t0, t1;
@@ -135,7 +136,7 @@ static int measure(const struct lat_sel *sel, double seconds,
 	char why[4096];
 	int err;
 
-	err = lat_start(&m, "/", sel, why, sizeof(why));
+	err = lat_start(&m, root, sel, why, sizeof(why));
 	if (err) {
 		fprintf(stderr, "wqrtctl: %s\n", why);
 		return err;
@@ -159,6 +160,7 @@ static const struct lat_row *row_of(const struct lat_result *r,
 }
 
 struct try_ctx {
+	const char *root; /* "/", or --root DIR */
 	const char *wq;
 	char section[4096]; /* the [wq:] section, as it goes in a file */
 	char run_dir[WQRT_PATH_MAX];
@@ -241,7 +243,7 @@ static int build_section(struct try_ctx *c, char **kv, int n)
 			strerror(errno));
 		return EX_CANTCREAT;
 	}
-	if (trial_load(c->pending, &c->cfg, &errors)) {
+	if (trial_load(c->pending, c->root, &c->cfg, &errors)) {
 		for (j = 0; j < errors.n; j++)
 			fprintf(stderr, "wqrtctl: %s\n", errors.v[j]);
 		fprintf(stderr,
@@ -273,7 +275,7 @@ static bool section_in_force(const struct try_ctx *c)
 {
 	struct wq_state st;
 
-	return !wq_read_state("/", c->wq, &st) &&
+	return !wq_read_state(c->root, c->wq, &st) &&
 	       !wq_differing(&c->cfg->rules[0].s, &st);
 }
 
@@ -424,8 +426,8 @@ static int apply_alone(struct try_ctx *c)
 	int fails;
 
 	snprintf(state, sizeof(state), "%s/originals", c->run_dir);
-	sys_ops_for_root(&c->ops, "/");
-	daemon_init(&c->d, "/", &c->ops, c->cfg);
+	sys_ops_for_root(&c->ops, c->root);
+	daemon_init(&c->d, c->root, &c->ops, c->cfg);
 	c->cfg = NULL; /* the daemon's now */
 	daemon_use_state(&c->d, state);
 	c->applied_alone = true;
@@ -511,7 +513,8 @@ static void print_keep(const struct try_ctx *c)
 	const struct rule *r = NULL;
 	struct config *held = NULL;
 
-	if (c->via_daemon && !config_load(c->rs.snapshot, "/", &held, &errors))
+	/* the files themselves, for a file and line a person can edit */
+	if (c->via_daemon && !config_load(c->rs.config, c->root, &held, &errors))
 		r = config_match_wq(held, c->wq);
 	strlist_free(&errors);
 	if (r)
@@ -530,9 +533,10 @@ int cmd_try(int argc, char **argv)
 		{ "for", required_argument, NULL, 'f' },
 		{ "deadline", required_argument, NULL, 'D' },
 		{ "json", no_argument, NULL, 'j' },
+		{ "root", required_argument, NULL, 'r' },
 		{ NULL, 0, NULL, 0 },
 	};
-	struct try_ctx c = { .lock = -1 };
+	struct try_ctx c = { .root = "/", .lock = -1 };
 	struct lat_sel sel = { 0 };
 	struct lat_result before = { 0 }, after = { 0 };
 	struct strlist left = { 0 };
@@ -559,6 +563,9 @@ int cmd_try(int argc, char **argv)
 		case 'j':
 			json = true;
 			break;
+		case 'r':
+			c.root = root_canon(optarg);
+			break;
 		default:
 			try_usage(stderr);
 			return EX_USAGE;
@@ -569,7 +576,8 @@ int cmd_try(int argc, char **argv)
 		return EX_USAGE;
 	}
 	c.wq = argv[optind];
-	if (pattern_is_glob(c.wq) || wq_path(path, sizeof(path), "/", c.wq, "") ||
+	if (pattern_is_glob(c.wq) ||
+	    wq_path(path, sizeof(path), c.root, c.wq, "") ||
 	    stat(path, &st)) {
 		fprintf(stderr,
 			"wqrtctl: %s: no such workqueue in sysfs (wqrtctl list --all says which are out of reach and why; wqrtctl who FUNC finds a work function's)\n",
@@ -580,7 +588,7 @@ int cmd_try(int argc, char **argv)
 	 * What a user who is not root cannot do, said before anything is
 	 * measured or changed: write the workqueue's attributes, trace.
 	 */
-	if (!wq_path(path, sizeof(path), "/", c.wq, "nice") &&
+	if (!wq_path(path, sizeof(path), c.root, c.wq, "nice") &&
 	    access(path, W_OK)) {
 		int err = errno;
 
@@ -591,7 +599,7 @@ int cmd_try(int argc, char **argv)
 			       EX_NOPERM :
 			       EX_OSFILE;
 	}
-	rc = trace_usable("/", why, sizeof(why));
+	rc = trace_usable(c.root, why, sizeof(why));
 	if (rc)
 		return ctl_trace_error(why, rc);
 	/* the profile's text, for what is printed */
@@ -600,7 +608,7 @@ int cmd_try(int argc, char **argv)
 				len < sizeof(profile) ? sizeof(profile) - len : 0,
 				"%s%s", i > optind + 1 ? " " : "", argv[i]);
 	strlist_add(&sel.wqs, "%s", c.wq);
-	if (path_fmt(c.run_dir, sizeof(c.run_dir), "/", WQRT_RUN_DIR)) {
+	if (path_fmt(c.run_dir, sizeof(c.run_dir), c.root, WQRT_RUN_DIR)) {
 		rc = EX_SOFTWARE;
 		goto out;
 	}
@@ -617,14 +625,14 @@ int cmd_try(int argc, char **argv)
 	if (rc)
 		goto out;
 	ctl_catch_signals();
-	if (snap_take(c.wq, &snap)) {
+	if (snap_take(c.root, c.wq, &snap)) {
 		fprintf(stderr, "wqrtctl: %s: cannot read its attributes\n",
 			c.wq);
 		rc = EX_OSFILE;
 		goto out;
 	}
 	fprintf(stderr, "wqrtctl: %s as found, for %.1f s\n", c.wq, seconds);
-	if (measure(&sel, seconds, &before, &stopped)) {
+	if (measure(c.root, &sel, seconds, &before, &stopped)) {
 		rc = EX_UNAVAILABLE;
 		goto out;
 	}
@@ -636,7 +644,7 @@ int cmd_try(int argc, char **argv)
 		if (!rc && !ctl_stop) {
 			fprintf(stderr, "wqrtctl: %s with %s, for %.1f s\n",
 				c.wq, profile, seconds);
-			if (measure(&sel, seconds, &after, &stopped))
+			if (measure(c.root, &sel, seconds, &after, &stopped))
 				rc = EX_UNAVAILABLE;
 		}
 	}
@@ -644,7 +652,7 @@ int cmd_try(int argc, char **argv)
 	rc2 = c.via_daemon ? put_back_via_daemon(&c) : put_back_alone(&c);
 	if (!rc)
 		rc = rc2;
-	snap_diff(c.wq, &snap, &left);
+	snap_diff(c.root, c.wq, &snap, &left);
 	if (left.n && !rc)
 		rc = EX_IOERR;
 	if (json) {

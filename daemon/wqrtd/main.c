@@ -315,7 +315,7 @@ static void trial_take(struct ctx *c, const char *name, pid_t owner)
 	int fd, r;
 
 	snprintf(path, sizeof(path), "%s/%s", c->run_dir, name);
-	if (trial_load(path, &t, &errors)) {
+	if (trial_load(path, c->o.root, &t, &errors)) {
 		for (i = 0; i < errors.n; i++)
 			log_err("%s", errors.v[i]);
 		log_err("%s: not a trial wqrtd takes: removed", path);

@@ -103,7 +103,8 @@ int trial_scan(const char *dir, char *live, size_t size, pid_t *owner,
 	return n;
 }
 
-int trial_load(const char *path, struct config **out, struct strlist *errors)
+int trial_load(const char *path, const char *root, struct config **out,
+	       struct strlist *errors)
 {
 	size_t before = errors->n;
 	struct config *c;
@@ -111,7 +112,7 @@ int trial_load(const char *path, struct config **out, struct strlist *errors)
 	int n;
 
 	*out = NULL;
-	n = config_load_one(path, "/", &c, errors);
+	n = config_load_one(path, root, &c, errors);
 	if (n)
 		return n;
 	if (c->nrules != 1 || c->rules[0].kind != RULE_WQ)

@@ -56,7 +56,8 @@ int trial_scan(const char *dir, char *live, size_t size, pid_t *owner,
  * [global], no profile, nothing else. 0 and *out, or the count of errors
  * (each in errors).
  */
-int trial_load(const char *path, struct config **out, struct strlist *errors);
+int trial_load(const char *path, const char *root, struct config **out,
+	       struct strlist *errors);
 /*
  * Lay trial (a trial_load()ed configuration, taken) over the one d holds,
  * or take the trial out (NULL), and scan: only the trial's workqueue

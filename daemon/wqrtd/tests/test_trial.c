@@ -190,7 +190,7 @@ static int load(const char *text, struct strlist *errors)
 
 	put("trial-1-1.conf", text);
 	snprintf(path, sizeof(path), "%s/trial-1-1.conf", dir);
-	n = trial_load(path, &c, errors);
+	n = trial_load(path, ft.root, &c, errors);
 	config_free(c);
 	return n;
 }

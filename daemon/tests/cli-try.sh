@@ -1,0 +1,125 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
+# wqrtctl try's trial never becomes permanent (issue 46.1, 46.2, 46.5,
+# 46.6), on a fake root with a fake tracing directory (wqrtctl-faketrace,
+# as cli-trace.sh): alone it holds wqrtd's lock and leaves nothing;
+# through wqrtd it is a file of the runtime directory laid over the
+# profile without a reload, taken out when the try ends or is killed,
+# and removed by the next wqrtd when its process is gone. TAP output.
+# Usage: cli-try.sh BUILDDIR
+B=${1:?usage: cli-try.sh BUILDDIR}
+. "$(dirname "$0")/../../selftests/lib/ktap.sh"
+. "$(dirname "$0")/fake-root.sh"
+make_fake_root try
+# named wqrtctl: wqrtd's rescan takes out the tracefs instances of
+# processes of another name as leftovers (tracedir.c)
+cp "$B/tests/wqrtctl-faketrace" "$T/wqrtctl"
+C=$T/wqrtctl
+TR=$T/sys/kernel/tracing
+for ev in workqueue_queue_work workqueue_execute_start workqueue_execute_end; do
+	mkdir -p "$TR/events/workqueue/$ev"
+	: > "$TR/events/workqueue/$ev/trigger"
+	: > "$TR/events/workqueue/$ev/hist"
+done
+mkdir -p "$TR/instances" "$T/run/wqrtd"
+: > "$TR/synthetic_events"
+R=$T/run/wqrtd
+# a rescan every 30 s: a killed try is seen by its pidfd, not by a rescan
+printf '[global]\nrescan_interval = 30\n[wq:tty_flip]\nnice = -4\n' > "$T/wqrt.conf"
+
+trials() { ls -a "$R" | grep -c 'trial-[0-9]'; }
+strict_is() { [ "$(cat "$W/affinity_strict")" = "$1" ]; }
+
+ktap_print_header
+ktap_set_plan 14
+
+# --- alone ---
+"$C" try --root "$T" --json --for 0.2 tty_flip nice=-5 > "$T/out" 2> "$T/err"
+RC=$?
+sed 's/^/# /' "$T/err"
+ktap_test_result "try alone: exit 0, through alone, put back (got $RC)" \
+	sh -c "[ $RC -eq 0 ] && grep -q '\"through\": \"alone\"' '$T/out' && grep -q '\"put_back\": true' '$T/out'"
+ktap_test_result "...nice 0 again, no originals, no trial file left" \
+	sh -c "[ \"\$(cat '$W/nice')\" = 0 ] && [ ! -e '$R/originals' ] && [ \$(ls -a '$R' | grep -c 'trial-') -eq 0 ]"
+
+# the lock held (wqrtd --once, wqrtctl restore): refused before measuring
+flock "$R/lock" sleep 3 &
+F=$!
+within5 sh -c "! flock -n '$R/lock' true"
+"$C" try --root "$T" --for 0.2 tty_flip nice=-5 > "$T/out" 2>&1
+RC=$?
+wait $F
+sed 's/^/# /' "$T/out"
+ktap_test_result "try alone while another holds wqrtd's lock: exit 75 before measuring (got $RC)" \
+	sh -c "[ $RC -eq 75 ] && grep -q 'nothing measured or changed' '$T/out' && ! grep -q 'as found, for' '$T/out' && [ \"\$(cat '$W/nice')\" = 0 ]"
+
+# a bad key: refused before measuring, nothing left
+"$C" try --root "$T" --for 0.2 tty_flip rtpri=5 > "$T/out" 2>&1
+RC=$?
+ktap_test_result "a bad key: exit 78 before measuring, no file left (got $RC)" \
+	sh -c "[ $RC -eq 78 ] && ! grep -q 'as found, for' '$T/out' && [ \$(ls -a '$R' | grep -c 'trial-') -eq 0 ]"
+
+# --- through wqrtd ---
+"$B/wqrtd" --foreground -c "$T/wqrt.conf" --root "$T" 2> "$T/dlog" &
+D=$!
+within5 nice_is -4
+within5 test -e "$R/daemon"
+# an edit wqrtd was not told of: the trial must not apply it
+sed -i 's/nice = -4/nice = -6/' "$T/wqrt.conf"
+"$C" try --root "$T" --json --for 1 tty_flip affinity_strict=1 > "$T/out" 2> "$T/err" &
+P=$!
+within5 strict_is 1
+NICE=$(cat "$W/nice")
+wait $P
+RC=$?
+sed 's/^/# /' "$T/err"
+ktap_test_result "over wqrtd's profile: exit 0, through wqrtd (got $RC)" \
+	sh -c "[ $RC -eq 0 ] && grep -q '\"through\": \"wqrtd\"' '$T/out' && grep -q '\"put_back\": true' '$T/out'"
+ktap_test_result "...only the key given: nice stayed the profile's -4, not the pending -6 ($NICE)" \
+	[ "$NICE" = -4 ]
+ktap_test_result "...then the profile back, affinity_strict 0, no trial file" \
+	sh -c "[ \"\$(cat '$W/nice')\" = -4 ] && [ \"\$(cat '$W/affinity_strict')\" = 0 ] && [ \$(ls -a '$R' | grep -c 'trial-') -eq 0 ]"
+sed -i 's/nice = -6/nice = -4/' "$T/wqrt.conf"
+# where to keep it: the section in the file a person edits
+"$C" try --root "$T" --for 0.2 tty_flip nice=-7 > "$T/out" 2>&1
+ktap_test_result "...and says where to keep it: [wq:tty_flip] of $T/wqrt.conf" \
+	grep -qF "set these keys in [wq:tty_flip] ($T/wqrt.conf:3," "$T/out"
+
+# killed: wqrtd sees its pidfd and puts the profile back
+"$C" try --root "$T" --for 3 tty_flip nice=-9 > "$T/out" 2>&1 &
+P=$!
+within5 nice_is -9 || within5 nice_is -9
+"$C" try --root "$T" --for 0.2 tty_flip nice=-8 > "$T/out2" 2>&1
+RC=$?
+sed 's/^/# /' "$T/out2"
+ktap_test_result "a second try meanwhile: exit 75 before measuring, names the first (got $RC)" \
+	sh -c "[ $RC -eq 75 ] && grep -q 'another wqrtctl try (pid $P)' '$T/out2' && ! grep -q 'as found, for' '$T/out2'"
+kill -KILL $P
+wait $P 2> /dev/null
+within5 nice_is -4
+ktap_test_result "a SIGKILLed try: the profile back within 5 s, its file removed" \
+	sh -c "[ \"\$(cat '$W/nice')\" = -4 ] && [ \$(ls -a '$R' | grep -c 'trial-') -eq 0 ]"
+ktap_test_result "...and wqrtd says why" grep -q 'its wqrtctl try ended or is gone' "$T/dlog"
+kill -TERM $D
+wait $D
+
+# a trial of a process that is gone, and one pending: the next start
+# removes both and applies only the profile
+sh -c 'exit 0' &
+G=$!
+wait $G
+START=$(awk '{ print $22 }' /proc/self/stat)
+printf '[wq:tty_flip]\nnice = -9\n' > "$R/trial-$G-$START.conf"
+printf '[wq:tty_flip]\nnice = -9\n' > "$R/.trial-$G-$START.conf"
+"$B/wqrtd" --foreground -c "$T/wqrt.conf" --root "$T" 2> "$T/dlog" &
+D=$!
+within5 nice_is -4
+within5 sh -c "[ \$(ls -a '$R' | grep -c 'trial-') -eq 0 ]"
+ktap_test_result "wqrtd's start: a gone process's trial removed, the profile applied" \
+	sh -c "[ \"\$(cat '$W/nice')\" = -4 ] && [ \$(ls -a '$R' | grep -c 'trial-') -eq 0 ] && grep -q 'trial-$G-$START.conf: its wqrtctl try is gone' '$T/dlog'"
+kill -TERM $D
+wait $D
+ktap_test_result "...and its stop puts the original back" nice_is 0
+ktap_test_result "nothing of any trial reached the configuration's directory" \
+	sh -c "[ ! -e '$T/wqrt.conf.d' ]"
+ktap_finished
