@@ -177,6 +177,9 @@ static void test_read_text_never_cuts(void **state)
 	assert_int_equal(read_text_alloc(path, &text), 0);
 	assert_string_equal(text, "1234567");
 	free(text);
+	/* one byte past the buffer that is not the newline */
+	ft_write(&ft, "/f", "12345678");
+	assert_int_equal(read_text(path, buf, sizeof(buf)), -EFBIG);
 	assert_int_equal(read_text(ft.root, buf, sizeof(buf)), -EISDIR);
 	ft_cleanup(&ft);
 }

@@ -201,6 +201,26 @@ static void test_saved_synced_renamed_synced(void **state)
 	assert_false(new_left());
 }
 
+/*
+ * A .new left by a crash in the middle of an earlier, longer save: the
+ * file saved now is the text alone, nothing of the old one's tail
+ */
+static void test_stale_new_file_replaced(void **state)
+{
+	char p[320];
+	FILE *f;
+
+	(void)state;
+	snprintf(p, sizeof(p), "%s.new", path);
+	f = fopen(p, "w");
+	assert_non_null(f);
+	fputs("a much longer text of an earlier save\n", f);
+	fclose(f);
+	assert_int_equal(save("new\n"), 0);
+	assert_string_equal(content(), "new");
+	assert_false(new_left());
+}
+
 /* A write that takes less than it is given: the rest follows */
 static void test_short_writes(void **state)
 {
@@ -294,6 +314,7 @@ int main(void)
 #define T(f) cmocka_unit_test_setup_teardown(f, setup, teardown)
 		T(test_saved_synced_renamed_synced),
 		T(test_short_writes),
+		T(test_stale_new_file_replaced),
 		T(test_enospc_keeps_the_old_file),
 		T(test_write_without_progress),
 		T(test_sync_or_close_error),

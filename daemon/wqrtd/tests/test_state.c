@@ -96,6 +96,20 @@ static void test_any_name_round_trips(void **state)
 	state_free(&t);
 }
 
+/* A value is unescaped as the name is: "\x2d5" is -5 */
+static void test_escaped_value_read(void **state)
+{
+	struct settings o;
+	struct state s;
+
+	(void)state;
+	write_file("wqrtd-originals 2\nwq tty_flip nice \\x2d5\n");
+	assert_int_equal(load(&s), 0);
+	assert_true(state_take(&s, "tty_flip", &o));
+	assert_int_equal(o.val[WA_NICE], -5);
+	state_free(&s);
+}
+
 /* The file of before, version 1 (no version line), is still read */
 static void test_version_1_read(void **state)
 {
@@ -138,8 +152,13 @@ static void test_out_of_range_refused(void **state)
 		"kworker 102 3 0 0 20\n",
 		"kworker -1 3 0 0 0\n",
 		"worker 102 3 0 0 0\n",
+		"kworker 102 3 1 100 0\n",
+		"kworker 102 3 0 0 -21\n",
+		"kworker 102 3 0 0 0 x\n",
+		"wq a123456789b123456789c123456789d123456789e123456789f123456789g123 nice 0\n",
+		"wx tty_flip nice 0\n",
 	};
-	char text[200];
+	char text[300];
 	struct state s;
 	size_t i;
 
@@ -188,6 +207,7 @@ int main(void)
 		T(test_name_with_space_round_trips),
 		T(test_any_name_round_trips),
 		T(test_version_1_read),
+		T(test_escaped_value_read),
 		T(test_out_of_range_refused),
 		T(test_bad_line_fails_restore_loudly),
 #undef T
