@@ -36,6 +36,10 @@ const char *inv_reason(const struct inv_wq *w, char *buf, size_t size)
 			"per-cpu: its work runs in the CPUs' shared kworkers, which no workqueue attribute reaches");
 	else if (inv_reachable(w))
 		snprintf(buf, size, "reachable");
+	else if (!w->series)
+		snprintf(
+			buf, size,
+			"not in sysfs: its driver does not put it there (WQ_SYSFS), and only a kernel with the wqrt series can (wqrtctl check-kernel)");
 	else if (w->kind == WQK_UNKNOWN)
 		snprintf(
 			buf, size,
@@ -64,6 +68,7 @@ static struct inv_wq *inv_add(struct inventory *inv, const char *name)
 struct scan_arg {
 	const char *root;
 	struct inventory *inv;
+	bool series; /* sysfs_series_present() */
 };
 
 /*
@@ -145,6 +150,7 @@ static void add_hidden(struct scan_arg *a, const char *name, bool truncated,
 		return;
 	w->kind = kind;
 	w->truncated = truncated;
+	w->series = a->series;
 	snprintf(w->seen_as, sizeof(w->seen_as), "%s", comm);
 }
 
@@ -182,7 +188,7 @@ static int by_name(const void *x, const void *y)
 
 int inventory_scan(const char *root, bool hidden, struct inventory *inv)
 {
-	struct scan_arg a = { root, inv };
+	struct scan_arg a = { root, inv, sysfs_series_present(root) };
 	int err;
 
 	memset(inv, 0, sizeof(*inv));

@@ -35,6 +35,11 @@ struct inv_wq {
 	struct wq_state st; /* in sysfs: the attributes read */
 	char *pool_ids; /* in sysfs, with the series: as read (owned) */
 	char seen_as[COMM_MAX]; /* not in sysfs: the kworker that named it */
+	/*
+	 * not in sysfs: the kernel has the wqrt series, whose
+	 * workqueue.sysfs= can put it there (a kernel without it cannot)
+	 */
+	bool series;
 };
 
 struct inventory {

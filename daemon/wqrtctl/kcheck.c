@@ -32,6 +32,12 @@ static const struct {
 	  "the proc connector's transport (else new kworkers wait for the rescan)" },
 	{ "CONFIG_PROC_EVENTS", false,
 	  "fork events of new kworkers (else they wait for the rescan)" },
+	{ "CONFIG_EVENT_TRACING", false,
+	  "the workqueue trace events: wqrtctl latency, who and try" },
+	{ "CONFIG_HIST_TRIGGERS", false,
+	  "histograms aggregated in the kernel: wqrtctl latency and try" },
+	{ "CONFIG_SYNTH_EVENTS", false,
+	  "the queue -> start event they count: wqrtctl latency and try" },
 };
 
 /* The workqueue series: what sysfs mode needs on unbound workqueues */

@@ -37,7 +37,7 @@ struct kc_item {
 	char found[128]; /* what was found, and where from */
 };
 
-#define KC_ITEMS_MAX 12
+#define KC_ITEMS_MAX 16
 
 /* "sysfs", "fallback", "none", "unknown" */
 const char *kc_mode_name(enum kc_mode m);

@@ -26,7 +26,10 @@ static struct faketree ft;
 static const char good_config[] = "CONFIG_SYSFS=y\n"
 				  "CONFIG_PREEMPT_RT=y\n"
 				  "CONFIG_CONNECTOR=y\n"
-				  "CONFIG_PROC_EVENTS=y\n";
+				  "CONFIG_PROC_EVENTS=y\n"
+				  "CONFIG_EVENT_TRACING=y\n"
+				  "CONFIG_HIST_TRIGGERS=y\n"
+				  "CONFIG_SYNTH_EVENTS=y\n";
 
 static int setup(void **state)
 {
@@ -93,6 +96,8 @@ static void test_config_gz_all_there(void **state)
 	assert_string_equal(kc.release, "6.12.48-wqrt");
 	assert_int_equal(item(&kc, "CONFIG_PREEMPT_RT")->state, KC_OK);
 	assert_string_equal(item(&kc, "CONFIG_PREEMPT_RT")->found, "=y");
+	assert_int_equal(item(&kc, "CONFIG_SYNTH_EVENTS")->state, KC_OK);
+	assert_int_equal(kc.missing_recommended, 0);
 	assert_int_equal(item(&kc, "policy")->state, KC_OK);
 	assert_int_equal(item(&kc, "pool_ids")->state, KC_OK);
 	assert_int_equal(kc.missing_required, 0);
@@ -127,8 +132,12 @@ static void test_boot_config_missing_rt(void **state)
 			    "is not set");
 	/* not named at all: not set */
 	assert_int_equal(item(&kc, "CONFIG_PROC_EVENTS")->state, KC_MISSING);
+	/* what latency, who and try need (issue 47.8) */
+	assert_int_equal(item(&kc, "CONFIG_EVENT_TRACING")->state, KC_MISSING);
+	assert_int_equal(item(&kc, "CONFIG_HIST_TRIGGERS")->state, KC_MISSING);
+	assert_int_equal(item(&kc, "CONFIG_SYNTH_EVENTS")->state, KC_MISSING);
 	assert_int_equal(kc.missing_required, 0);
-	assert_int_equal(kc.missing_recommended, 2);
+	assert_int_equal(kc.missing_recommended, 5);
 	assert_int_equal(kc.mode, KC_MODE_SYSFS);
 	assert_int_equal(kcheck_exit_status(&kc), 0);
 	f = open_memstream(&out, &len);
@@ -137,7 +146,8 @@ static void test_boot_config_missing_rt(void **state)
 	assert_non_null(
 		strstr(out, "\nMISSING  CONFIG_PREEMPT_RT    recommended  "));
 	assert_non_null(strstr(out, "\nwithout PREEMPT_RT, "));
-	assert_non_null(strstr(out, "usable; 2 recommended item(s) missing"));
+	assert_non_null(strstr(out, "usable; 5 recommended item(s) missing"));
+	assert_non_null(strstr(out, "\nMISSING  CONFIG_HIST_TRIGGERS "));
 	free(out);
 	rm("/boot/config-6.12.48-wqrt");
 }

@@ -167,6 +167,35 @@ static void test_out_of_reach_from_proc(void **state)
 	inventory_free(&inv);
 }
 
+/*
+ * Without the series there is no workqueue.sysfs=: the advice does not
+ * send the user to it (issue 47.8)
+ */
+static void test_no_series_no_sysfs_param_advice(void **state)
+{
+	static const char *const wqs[] = { "ttyS-serial_8250", "vkms_composer" };
+	struct inventory inv;
+	const struct inv_wq *w;
+	char why[256], path[600];
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < ARRAY_SIZE(wqs); i++) {
+		snprintf(path, sizeof(path),
+			 "%s/sys/devices/virtual/workqueue/%s/policy", ft.root,
+			 wqs[i]);
+		assert_int_equal(unlink(path), 0);
+	}
+	assert_int_equal(inventory_scan(ft.root, true, &inv), 0);
+	w = find(&inv, "netns");
+	assert_non_null(w);
+	assert_null(strstr(inv_reason(w, why, sizeof(why)), "workqueue.sysfs="));
+	assert_non_null(strstr(why, "only a kernel with the wqrt series can"));
+	w = find(&inv, "mm_pe");
+	assert_null(strstr(inv_reason(w, why, sizeof(why)), "workqueue.sysfs="));
+	inventory_free(&inv);
+}
+
 static char *print(const struct config *c, bool json, bool all)
 {
 	struct inventory inv;
@@ -291,6 +320,7 @@ int main(void)
 		T(test_kinds_from_sysfs),
 		T(test_param_unbound_is_unbound),
 		T(test_out_of_reach_from_proc),
+		T(test_no_series_no_sysfs_param_advice),
 		T(test_matching_section),
 		T(test_list_table),
 		T(test_list_json),
