@@ -33,6 +33,12 @@ help:
 	@echo "  make board-kernel  a Debian board's kernel as .debs: linux-source-6.12 + the series +"
 	@echo "                    Debian's RT config + board.config, make bindeb-pkg (BOARD_ARCH=arm64:"
 	@echo "                    cross; BOARD_SRC, BOARD_CONFIG: your own; kernel/scripts/board-kernel.sh)"
+	@echo "  make kernel-plain  build 6.12 with the stable fixes and none of the series (the baseline)"
+	@echo "  make all           wqrtd, wqrtctl, the test kernel and the selftests"
+	@echo "  make daemon        build wqrtd and wqrtctl (build/daemon/)"
+	@echo "  make daemon-test   the daemon's unit and CLI tests, plain and under ASan/UBSan"
+	@echo "  make selftests     build the kselftests against the test kernel"
+	@echo "  make vm-test       the selftest suite in the VM (KERNEL=test|plain|test-arm64)"
 	@echo "  make kernel-tree   lay kernel/series as git commits in build/linux"
 	@echo "  make kernel-export write build/linux's commits back to kernel/patches"
 	@echo "  make checkpatch    checkpatch.pl --strict on every patch"
@@ -48,6 +54,7 @@ help:
 	@echo "  make vm-shell      interactive shell in the VM (Ctrl-a x quits)"
 	@echo "  make vm-many-cpus  the reserve tests on the test kernel with 64 possible CPUs, 2 online"
 	@echo "  make bench         benchmarks: dispatch latency under load, enqueue throughput, flush rates, IMU over UART, wqrtd's reaction time (build/bench/)"
+	@echo "  make bench-latency, bench-enqueue, bench-flush, bench-imu, bench-reaction: one of them"
 	@echo "  make bench-burst   worker creation after the idle cull: a reserve or none, kworkers born FIFO or chrt'ed by name"
 	@echo "  make bench-cost    what the series costs queue_work() and flushes: counts, then times, plain 6.12 vs the series"
 	@echo "  make bench-reserve the memory one worker of a reserve (nr_idle_extra) costs, on the production-like kernel"
@@ -61,6 +68,7 @@ help:
 	@echo "  make fuzz          libFuzzer on wqrtd's parsers, FUZZ_SECONDS (600) per target"
 	@echo "  make mutation      every mutant of daemon/tests/mutations.txt caught by the daemon's tests (report: daemon/tests/mutation-report.md)"
 	@echo "  make deps-graph    which file of daemon/ uses which: floors, circles, uses against a folder's rule"
+	@echo "  make clean         remove the builds but the kernels; make distclean: all of build/"
 
 all: daemon kernel selftests
 
