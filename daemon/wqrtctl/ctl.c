@@ -20,7 +20,7 @@ void ctl_usage(FILE *f)
 		"       wqrtctl check-kernel [--json] [--root DIR]\n"
 		"       wqrtctl latency [WQ|FUNC ...] [--duration S] [--interval S]\n"
 		"                       [--deadline US] [--by function] [--json]\n"
-		"                       [--root DIR]\n"
+		"                       [--why US] [--root DIR]\n"
 		"       wqrtctl who FUNC... [--duration S] [-c FILE] [--root DIR]\n"
 		"       wqrtctl try WQ KEY=VALUE... [--for S] [--deadline US] [--json]\n\n"
 		"status  whether wqrtd runs and what it holds; per profiled workqueue\n"
@@ -185,7 +185,7 @@ void ctl_trace_usage(FILE *f)
 	fprintf(f,
 		"Usage: wqrtctl latency [WQ|FUNC ...] [--duration S] [--interval S]\n"
 		"                       [--deadline US] [--by function] [--json]\n"
-		"                       [--root DIR]\n"
+		"                       [--why US] [--root DIR]\n"
 		"       wqrtctl who FUNC... [--duration S] [-c FILE] [--root DIR]\n");
 }
 

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 #include "latency.h"
+#include "why.h"
 #include "common.h"
 #include "config.h"
 #include "ctl.h"
@@ -722,8 +723,41 @@ int opt_deadline(const char *arg, struct lat_sel *sel)
 }
 
 /*
+ * latency --why's ring buffer, per CPU: 8 MiB (some seconds of a busy
+ * CPU's task switches and work items), at most 256 MiB over all CPUs
+ */
+static size_t why_buffer_kb(void)
+{
+	long cpus = sysconf(_SC_NPROCESSORS_CONF);
+	size_t kb = 8192;
+
+	if (cpus > 0 && (size_t)cpus * kb > 262144)
+		kb = 262144 / cpus;
+	return kb < 1024 ? 1024 : kb;
+}
+
+/* --why US: what made the late items late, from the ring buffer */
+static int why_report(struct lat_meas *m, const struct lat_sel *sel,
+		      uint64_t us, const char *root, struct why_result *wr,
+		      char *why, size_t size)
+{
+	struct why_ev *ev;
+	size_t n;
+	int err = why_collect(&m->s, &ev, &n, why, size);
+
+	if (err)
+		return err;
+	err = why_analyse(ev, n, sel, us, wr);
+	free(ev);
+	if (err)
+		snprintf(why, size, "out of memory analysing %zu events", n);
+	(void)root;
+	return err;
+}
+
+/*
  * wqrtctl latency [WQ|FUNC ...] [--duration S] [--deadline US] [--json]
- * [--root DIR]. The summary goes to stdout; a reader that goes away
+ * [--why US] [--root DIR]. The summary goes to stdout; a reader that goes away
  * (latency | head) ends the measurement as Ctrl-C does, and the session
  * is taken out all the same.
  */
@@ -736,9 +770,13 @@ int cmd_latency(int argc, char **argv)
 		{ "by", required_argument, NULL, 'b' },
 		{ "interval", required_argument, NULL, 'i' },
 		{ "root", required_argument, NULL, 'r' },
+		{ "why", required_argument, NULL, 'w' },
 		{ NULL, 0, NULL, 0 },
 	};
+	struct why_result wr = { 0 };
 	struct lat_sel sel = { 0 };
+	bool want_why = false;
+	uint64_t why_us = 0;
 	double duration = 0, interval = 1, start;
 	bool json = false, live, tty = isatty(STDOUT_FILENO);
 	struct lat_result r = { 0 };
@@ -778,10 +816,29 @@ int cmd_latency(int argc, char **argv)
 		case 'r':
 			root = root_canon(optarg);
 			break;
+		case 'w': {
+			struct lat_sel w = { 0 };
+
+			if (opt_deadline(optarg, &w))
+				return EX_USAGE;
+			want_why = true;
+			why_us = w.deadline_us;
+			break;
+		}
 		default:
 			ctl_trace_usage(stderr);
 			return EX_USAGE;
 		}
+	}
+	if (want_why && json) {
+		fprintf(stderr,
+			"wqrtctl: --why prints its analysis as text: not with --json\n");
+		return EX_USAGE;
+	}
+	/* the late items are counted over the whole run, as --deadline does */
+	if (want_why && !sel.has_deadline) {
+		sel.has_deadline = true;
+		sel.deadline_us = why_us;
 	}
 	err = lat_select(root, argv + optind, argc - optind, &sel, why,
 			 sizeof(why));
@@ -795,6 +852,14 @@ int cmd_latency(int argc, char **argv)
 	if (err) {
 		lat_sel_free(&sel);
 		return ctl_trace_error(why, err);
+	}
+	if (want_why) {
+		err = why_start(&m.s, why_buffer_kb(), why, sizeof(why));
+		if (err) {
+			lat_stop(&m);
+			lat_sel_free(&sel);
+			return ctl_trace_error(why, err);
+		}
 	}
 	live = !duration;
 	start = ctl_now();
@@ -826,6 +891,8 @@ int cmd_latency(int argc, char **argv)
 	}
 	if (!err)
 		err = lat_read(&m, &sel, &r, why, sizeof(why));
+	if (!err && want_why)
+		err = why_report(&m, &sel, why_us, root, &wr, why, sizeof(why));
 	if (lat_stop(&m))
 		rc = EX_IOERR;
 	if (err) {
@@ -843,7 +910,10 @@ int cmd_latency(int argc, char **argv)
 				argc > optind || r.n <= 4);
 		if (argc == optind && r.n > 4)
 			printf("\n(a log-scale histogram per row: name the workqueues or functions)\n");
+		if (want_why)
+			why_print(stdout, &wr, root);
 	}
+	why_result_free(&wr);
 	lat_result_free(&r);
 	lat_sel_free(&sel);
 	return rc ? rc : ctl_output() < 0 ? EX_IOERR : 0;

@@ -137,3 +137,13 @@ trace_all_rt() {
 	fi
 	[ "$_bad" -eq 0 ]
 }
+
+# what wqrtctl left in tracefs: its instances, its synthetic events
+instances_left() {
+	_n=0
+	for _i in "$TRACEFS"/instances/wqrtctl-*; do
+		[ -d "$_i" ] && _n=$((_n + 1))
+	done
+	echo "$_n"
+}
+synth_left() { grep -c '^wqrtctl_' "$TRACEFS/synthetic_events"; }

@@ -60,14 +60,6 @@ wait_line() { wait_for 60 grep -q "$2" "$1"; }
 # traffic BYTES: bytes through the UART in loopback, checked
 traffic() { "$LOOP" "$UART" "$1" > "$TMPD/loop.out" 2>&1; }
 
-instances_left() {
-	_n=0
-	for _i in "$TRACEFS"/instances/wqrtctl-*; do
-		[ -d "$_i" ] && _n=$((_n + 1))
-	done
-	echo "$_n"
-}
-synth_left() { grep -c '^wqrtctl_' "$TRACEFS/synthetic_events"; }
 
 # every attribute of the workqueue ($1, default $WQ) but pool_ids (new on
 # every write)

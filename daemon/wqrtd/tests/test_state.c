@@ -96,6 +96,20 @@ static void test_any_name_round_trips(void **state)
 	state_free(&t);
 }
 
+/* A FIFO where the file should be: refused, never read or waited on */
+static void test_not_a_regular_file(void **state)
+{
+	struct state s;
+
+	(void)state;
+	snprintf(path, sizeof(path), "%s/originals", ft.root);
+	assert_int_equal(mkfifo(path, 0600), 0);
+	ft_clear_logs();
+	assert_int_equal(load(&s), -EPERM);
+	assert_true(ft_logged("not a regular file"));
+	state_free(&s);
+}
+
 /* A value is unescaped as the name is: "\x2d5" is -5 */
 static void test_escaped_value_read(void **state)
 {
@@ -208,6 +222,7 @@ int main(void)
 		T(test_any_name_round_trips),
 		T(test_version_1_read),
 		T(test_escaped_value_read),
+		T(test_not_a_regular_file),
 		T(test_out_of_range_refused),
 		T(test_bad_line_fails_restore_loudly),
 #undef T

@@ -1,0 +1,67 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
+# shellcheck disable=SC2016 # results' conditions are eval'ed strings
+# wqrtctl latency --why (issue 47.3) names what made a work item late: the
+# UART's flip workqueue bound to CPU 1 (the series puts it in sysfs), a
+# SCHED_FIFO 50 busy loop on CPU 1 for a few seconds, bytes through ttyS2
+# in loopback from CPU 0. Every flip work item waits behind the hog until
+# RT throttling gives SCHED_NORMAL its 50 ms a second; latency --why
+# must count late items and name the hog, by its pid, as the first
+# culprit, and print the latest late item's wait in full.
+. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/wqrt_trace.sh"
+ktap_print_header
+
+UART=${WQRT_UART:-/dev/ttyS2}
+LOOP=$(helper uart_loop || helper selftests/uart_loop)
+command -v wqrtctl > /dev/null || skip_all "wqrtctl is not on PATH"
+[ -n "$LOOP" ] || skip_all "no uart_loop helper"
+[ -c "$UART" ] || skip_all "no $UART"
+[ "$(cat "/sys/class/tty/${UART#/dev/}/type" 2>/dev/null || echo 0)" -gt 0 ] ||
+	skip_all "no UART behind $UART"
+trace_ready || skip_all "no workqueue trace events in tracefs"
+[ "$(nproc)" -ge 2 ] || skip_all "one CPU: no CPU to give the hog"
+WQ=
+for d in "$WQDIR"/ttyS-*; do
+	[ -d "$d" ] && { WQ=${d##*/}; break; }
+done
+[ -n "$WQ" ] || skip_all "no ttyS flip workqueue in sysfs (it comes with the series)"
+
+ktap_set_plan 4
+MASK=$(cat "$WQDIR/$WQ/cpumask")
+echo 2 > "$WQDIR/$WQ/cpumask"
+ktap_print_msg "$WQ bound to CPU 1 (was $MASK)"
+
+# bytes through the UART from CPU 0, all along
+( while [ ! -e "$TMPD/stop" ]; do
+	taskset -c 0 "$LOOP" "$UART" 64 > /dev/null 2>&1
+done ) &
+TRAFFIC=$!
+# the hog: FIFO 50 on CPU 1 for 6 s, ending itself by the clock
+chrt -f 50 taskset -c 1 sh -c 'read -r t _ < /proc/uptime
+	end=$((${t%.*} + 6))
+	while read -r t _ < /proc/uptime && [ "${t%.*}" -lt "$end" ]; do
+		:
+	done' &
+HOG=$!
+sleep 0.5
+taskset -c 0 wqrtctl latency --why 5000 --duration 4 "$WQ" \
+	> "$TMPD/why" 2> "$TMPD/why.err"
+RC=$?
+wait "$HOG"
+touch "$TMPD/stop"
+wait "$TRAFFIC"
+echo "$MASK" > "$WQDIR/$WQ/cpumask"
+sed 's/^/#   /' "$TMPD/why.err" "$TMPD/why"
+
+LATE=$(sed -n 's/^why: \([0-9]*\) work item.*/\1/p' "$TMPD/why")
+FIRST=$(sed -n '/^ *us  *items  *what$/{n;p;q}' "$TMPD/why" | sed 's/^ *[0-9]* *[0-9]*  //')
+ktap_test_result "latency --why 5000: exit 0, late items found (${LATE:-none})" eval \
+	'[ "$RC" -eq 0 ] && [ "${LATE:-0}" -gt 0 ]'
+ktap_test_result "the first culprit is the FIFO 50 hog, pid $HOG (got: ${FIRST:-nothing})" \
+	[ "$FIRST" = "RT 50 sh[$HOG]" ]
+ktap_test_result "the latest late item's wait is printed in full, the hog in it" eval \
+	'sed -n "/^the latest: $WQ /,\$p" "$TMPD/why" | grep -q "RT 50 sh\[$HOG\]"'
+ktap_test_result "nothing of it is left in tracefs" eval \
+	'[ "$(instances_left)" -eq 0 ] && [ "$(synth_left)" -eq 0 ]'
+finish
