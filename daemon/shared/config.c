@@ -87,15 +87,20 @@ int config_set_trial(struct config *c, const struct rule *t)
 	base = config_match_wq(c, r->pattern);
 	if (base)
 		r->s = base->s;
+	/*
+	 * One of the two is both: a section that passed config_load() gives
+	 * rtprio with an RT policy, and rtprio 0 or nothing with normal
+	 */
 	if (t->s.set & (WA_BIT(WA_POLICY) | WA_BIT(WA_RTPRIO))) {
-		r->s.set &= ~(WA_BIT(WA_POLICY) | WA_BIT(WA_RTPRIO));
-		if (!(t->s.set & WA_BIT(WA_RTPRIO))) {
-			r->s.set |= WA_BIT(WA_RTPRIO);
-			r->s.val[WA_RTPRIO] = 0;
-		}
+		r->s.set |= WA_BIT(WA_POLICY) | WA_BIT(WA_RTPRIO);
+		r->s.val[WA_POLICY] = t->s.set & WA_BIT(WA_POLICY) ?
+					      t->s.val[WA_POLICY] :
+					      POLICY_NORMAL;
+		r->s.val[WA_RTPRIO] =
+			t->s.set & WA_BIT(WA_RTPRIO) ? t->s.val[WA_RTPRIO] : 0;
 	}
 	for (a = 0; a < WA_NR; a++)
-		if (t->s.set & WA_BIT(a))
+		if ((t->s.set & WA_BIT(a)) && a != WA_POLICY && a != WA_RTPRIO)
 			settings_copy_attr(&r->s, &t->s, a);
 	c->trial = r;
 	return 0;

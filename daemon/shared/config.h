@@ -69,7 +69,8 @@ const struct rule *config_match_wq(const struct config *c, const char *name);
  * Lay the [wq:] rule t of a trial (wqrtctl try) over c: its workqueue
  * gets the settings of the rule of c that matches it, if any, with the
  * keys t gives in their place; policy and rtprio go together (t setting
- * either sets both: policy = normal alone means rtprio 0). Nothing else
+ * either sets both: policy = normal alone means rtprio 0, rtprio = 0
+ * alone means policy normal). Nothing else
  * of c changes. t NULL takes the trial out. 0 or -ENOMEM (c unchanged).
  */
 int config_set_trial(struct config *c, const struct rule *t);

@@ -891,6 +891,8 @@ int cmd_latency(int argc, char **argv)
 	}
 	if (!err)
 		err = lat_read(&m, &sel, &r, why, sizeof(why));
+	/* the window ends here: reading the ring buffer is not in it */
+	r.seconds = ctl_now() - start;
 	if (!err && want_why)
 		err = why_report(&m, &sel, why_us, root, &wr, why, sizeof(why));
 	if (lat_stop(&m))
@@ -900,7 +902,6 @@ int cmd_latency(int argc, char **argv)
 		fprintf(stderr, "wqrtctl: %s\n", why);
 		return EX_SOFTWARE;
 	}
-	r.seconds = ctl_now() - start;
 	if (json) {
 		lat_print_json(stdout, &r, &sel);
 	} else {

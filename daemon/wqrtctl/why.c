@@ -45,14 +45,17 @@ static const char *const softirq_names[] = { "HI",	"TIMER", "NET_TX",
 					     "TASKLET", "SCHED", "HRTIMER",
 					     "RCU" };
 
-static int culprit(struct an *a, const char *what)
+/* The culprit pid (a task), or named what (pid -1), made if new */
+static int culprit(struct an *a, int pid, const char *what)
 {
 	struct why_result *r = a->r;
 	struct why_culprit *v;
 	size_t i;
 
 	for (i = 0; i < r->nculprits; i++)
-		if (!strcmp(r->culprits[i].what, what))
+		if (pid >= 0 ? r->culprits[i].pid == pid :
+			       r->culprits[i].pid < 0 &&
+				       !strcmp(r->culprits[i].what, what))
 			return (int)i;
 	if (r->nculprits == a->cap) {
 		size_t cap = a->cap ? 2 * a->cap : 64;
@@ -65,26 +68,49 @@ static int culprit(struct an *a, const char *what)
 	}
 	v = &r->culprits[r->nculprits];
 	memset(v, 0, sizeof(*v));
+	v->pid = pid;
 	snprintf(v->what, sizeof(v->what), "%s", what);
 	return (int)r->nculprits++;
 }
 
-/* A task as sched_switch shows it: its class and priority, name, pid */
+/*
+ * A task as sched_switch shows it now: its pid's culprit, whose class,
+ * priority and name are the last seen
+ */
 static int task_culprit(struct an *a, int pid, int prio, const char *comm)
 {
-	char what[64];
+	int c = culprit(a, pid, "");
 
-	if (pid == 0)
-		snprintf(what, sizeof(what), "idle");
-	else if (prio < 0)
-		snprintf(what, sizeof(what), "DEADLINE %s[%d]", comm, pid);
-	else if (prio < 100)
-		snprintf(what, sizeof(what), "RT %d %s[%d]", 99 - prio, comm,
-			 pid);
-	else
-		snprintf(what, sizeof(what), "nice %d %s[%d]", prio - 120, comm,
-			 pid);
-	return culprit(a, what);
+	if (c >= 0) {
+		a->r->culprits[c].prio = prio;
+		snprintf(a->r->culprits[c].comm, sizeof(a->r->culprits[c].comm),
+			 "%s", comm);
+	}
+	return c;
+}
+
+/* What a task is called in the report */
+static void name_tasks(struct why_result *r)
+{
+	struct why_culprit *c;
+	size_t i;
+
+	for (i = 0; i < r->nculprits; i++) {
+		c = &r->culprits[i];
+		if (c->pid < 0)
+			continue;
+		if (c->pid == 0)
+			snprintf(c->what, sizeof(c->what), "idle");
+		else if (c->prio < 0)
+			snprintf(c->what, sizeof(c->what), "DEADLINE %s[%d]",
+				 c->comm, c->pid);
+		else if (c->prio < 100)
+			snprintf(c->what, sizeof(c->what), "RT %d %s[%d]",
+				 99 - c->prio, c->comm, c->pid);
+		else
+			snprintf(c->what, sizeof(c->what), "nice %d %s[%d]",
+				 c->prio - 120, c->comm, c->pid);
+	}
 }
 
 static int add_seg(struct cpu_segs *cs, uint64_t t0, uint64_t t1, int c)
@@ -131,6 +157,20 @@ static int build_segs(struct an *a, const struct why_ev *ev, size_t n)
 		cs->since = e->ts;
 		switch (e->kind) {
 		case WHY_SWITCH:
+			/*
+			 * A hard interrupt never spans a task switch; a
+			 * softirq does on PREEMPT_RT, where it runs in the
+			 * task that raised it and is preempted with it: from
+			 * here the CPU is the next task's (the rest of the
+			 * softirq, when its task is back, is charged to that
+			 * task, and its exit finds nothing to pop)
+			 */
+			cs->depth = 0;
+			/* what the task leaving is now (a policy, an exec) */
+			if (e->prev_pid >= 0 && e->prev_comm[0] &&
+			    task_culprit(a, e->prev_pid, e->prev_prio,
+					 e->prev_comm) < 0)
+				return -ENOMEM;
 			cs->task = task_culprit(a, e->pid, e->prio, e->comm);
 			if (cs->task < 0)
 				return -ENOMEM;
@@ -147,7 +187,7 @@ static int build_segs(struct an *a, const struct why_ev *ev, size_t n)
 			else
 				snprintf(what, sizeof(what), "softirq %d",
 					 e->irq);
-			who = culprit(a, what);
+			who = culprit(a, -1, what);
 			if (who < 0)
 				return -ENOMEM;
 			if (cs->depth < (int)ARRAY_SIZE(cs->stack))
@@ -404,6 +444,7 @@ int why_analyse(struct why_ev *ev, size_t n, const struct lat_sel *sel,
 	if (r->have_last && steps_of(&a, r->last_cpu, r->last_queue_ts,
 				     r->last_queue_ts + r->last_wait_ns))
 		goto out;
+	name_tasks(r);
 	if (rank_culprits(r))
 		goto out;
 	err = 0;
@@ -591,6 +632,9 @@ static int on_event(struct tep_event *e, struct tep_record *rec, int cpu,
 		v->pid = num(e, rec, "next_pid");
 		v->prio = num(e, rec, "next_prio");
 		str(e, rec, "next_comm", v->comm, sizeof(v->comm));
+		v->prev_pid = num(e, rec, "prev_pid");
+		v->prev_prio = num(e, rec, "prev_prio");
+		str(e, rec, "prev_comm", v->prev_comm, sizeof(v->prev_comm));
 	} else if (!strcmp(e->name, "workqueue_queue_work")) {
 		v->kind = WHY_QUEUE;
 		v->work = num(e, rec, "work");

@@ -53,9 +53,18 @@ struct why_ev {
 
 /* Who held a CPU: a task, an interrupt handler, a softirq, or nobody */
 struct why_culprit {
-	char what[64]; /* "FIFO 50 hog[812]", "irq 4 ttyS2", "softirq TIMER" */
+	/*
+	 * "RT 50 hog[812]", "nice 0 kworker/u9:2[110]", "idle", "irq 4
+	 * ttyS2", "softirq TIMER". A task is one culprit per pid, named
+	 * by the last the buffer shows of it: chrt at nice 0 that made
+	 * itself FIFO 50 and exec'ed sh is "RT 50 sh[pid]"
+	 */
+	char what[64];
 	uint64_t ns; /* summed over the late items */
 	unsigned int items; /* of the late items, how many it delayed */
+	int pid; /* a task's; -1: an interrupt handler or a softirq */
+	int prio; /* a task's, as sched_switch shows it */
+	char comm[WHY_COMM_MAX];
 };
 
 /* A stretch of the latest late item's wait */

@@ -119,10 +119,8 @@ int trial_load(const char *path, const char *root, struct config **out,
 		why = "a trial is one [wq:NAME] section";
 	else if (c->rules[0].glob)
 		why = "a trial is of one workqueue, not a pattern";
-	else if (c->rules[0].profile)
-		why = "a trial gives its keys, not a profile";
 	else if (c->nprofiles)
-		why = "a trial has no [profile:] sections";
+		why = "a trial gives its keys, not a profile";
 	if (why) {
 		strlist_add(errors, "%s: %s", path, why);
 		config_free(c);

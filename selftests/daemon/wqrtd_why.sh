@@ -3,7 +3,7 @@
 # shellcheck disable=SC2016 # results' conditions are eval'ed strings
 # wqrtctl latency --why (issue 47.3) names what made a work item late: the
 # UART's flip workqueue bound to CPU 1 (the series puts it in sysfs), a
-# SCHED_FIFO 50 busy loop on CPU 1 for a few seconds, bytes through ttyS2
+# SCHED_FIFO 50 busy loop on CPU 1 for 4 s, bytes through ttyS2
 # in loopback from CPU 0. Every flip work item waits behind the hog until
 # RT throttling gives SCHED_NORMAL its 50 ms a second; latency --why
 # must count late items and name the hog, by its pid, as the first
@@ -37,18 +37,22 @@ ktap_print_msg "$WQ bound to CPU 1 (was $MASK)"
 	taskset -c 0 "$LOOP" "$UART" 64 > /dev/null 2>&1
 done ) &
 TRAFFIC=$!
-# the hog: FIFO 50 on CPU 1 for 6 s, ending itself by the clock
+# latency measuring first (its setup waits on RCU, which a hog on CPU 1
+# would hold up), then the hog inside its window: FIFO 50 on CPU 1 for
+# 4 s, ending itself by the clock
+taskset -c 0 wqrtctl latency --why 100000 --duration 6 "$WQ" \
+	> "$TMPD/why" 2> "$TMPD/why.err" &
+LAT=$!
+wait_for 60 grep -q measuring "$TMPD/why.err"
 chrt -f 50 taskset -c 1 sh -c 'read -r t _ < /proc/uptime
-	end=$((${t%.*} + 6))
+	end=$((${t%.*} + 4))
 	while read -r t _ < /proc/uptime && [ "${t%.*}" -lt "$end" ]; do
 		:
 	done' &
 HOG=$!
-sleep 0.5
-taskset -c 0 wqrtctl latency --why 5000 --duration 4 "$WQ" \
-	> "$TMPD/why" 2> "$TMPD/why.err"
-RC=$?
 wait "$HOG"
+wait "$LAT"
+RC=$?
 touch "$TMPD/stop"
 wait "$TRAFFIC"
 echo "$MASK" > "$WQDIR/$WQ/cpumask"
@@ -56,7 +60,7 @@ sed 's/^/#   /' "$TMPD/why.err" "$TMPD/why"
 
 LATE=$(sed -n 's/^why: \([0-9]*\) work item.*/\1/p' "$TMPD/why")
 FIRST=$(sed -n '/^ *us  *items  *what$/{n;p;q}' "$TMPD/why" | sed 's/^ *[0-9]* *[0-9]*  //')
-ktap_test_result "latency --why 5000: exit 0, late items found (${LATE:-none})" eval \
+ktap_test_result "latency --why 100000: exit 0, late items found (${LATE:-none})" eval \
 	'[ "$RC" -eq 0 ] && [ "${LATE:-0}" -gt 0 ]'
 ktap_test_result "the first culprit is the FIFO 50 hog, pid $HOG (got: ${FIRST:-nothing})" \
 	[ "$FIRST" = "RT 50 sh[$HOG]" ]

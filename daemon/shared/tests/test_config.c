@@ -631,6 +631,13 @@ static void test_trial_over_profile(void **state)
 	assert_true(r->s.set & WA_BIT(WA_RTPRIO));
 	assert_int_equal(r->s.val[WA_RTPRIO], 0);
 	assert_false(r->s.set & WA_BIT(WA_NICE));
+	/* rtprio = 0 alone: normal, not FIFO at 0 */
+	assert_int_equal(config_set_trial(c, trial_rule(&t, "[wq:tty_flip]\nrtprio = 0\n")), 0);
+	config_free(t);
+	r = config_match_wq(c, "tty_flip");
+	assert_int_equal(r->s.val[WA_POLICY], POLICY_NORMAL);
+	assert_int_equal(r->s.val[WA_RTPRIO], 0);
+	assert_int_equal(r->s.val[WA_NR_IDLE_EXTRA], 2);
 	/* over a glob's workqueue, and one no rule covers */
 	assert_int_equal(config_set_trial(c, trial_rule(&t, "[wq:gpu_submit]\npolicy = fifo\nrtprio = 5\n")), 0);
 	config_free(t);

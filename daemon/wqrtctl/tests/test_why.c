@@ -211,6 +211,65 @@ static void test_unordered_and_requeued(void **state)
 	why_result_free(&r);
 }
 
+/*
+ * PREEMPT_RT: a softirq runs in a task, and the hog preempts it there:
+ * the CPU is the hog's from the switch on, not the softirq's (the VM run
+ * of wqrtd_why.sh charged 215 ms to "softirq TIMER" before this)
+ */
+static void test_softirq_preempted(void **state)
+{
+	struct why_result r;
+	struct why_ev *e;
+
+	(void)state;
+	nev = 0;
+	sw(0, 1, 29, 120, "ksoftirqd/1");
+	e = add(100, 1, WHY_SOFT_IN);
+	e->irq = 1;
+	queue(150, 0, 0x1000, "wq");
+	sw(200, 1, 50, 49, "hog");
+	sw(9000, 1, 29, 120, "ksoftirqd/1");
+	add(9100, 1, WHY_SOFT_OUT);
+	sw(9200, 1, 31, 120, "kworker/u4:2");
+	start(9300, 1, 0x1000);
+	assert_int_equal(why_analyse(ev, nev, NULL, 1000, &r), 0);
+	assert_int_equal(r.late, 1);
+	assert_string_equal(r.culprits[0].what, "RT 50 hog[50]");
+	assert_int_equal(r.culprits[0].ns, 8800 * US);
+	assert_int_equal(find(&r, "softirq TIMER")->ns, 50 * US);
+	why_result_free(&r);
+}
+
+/*
+ * A task that changed while it ran: chrt at nice 0 made itself FIFO 50
+ * and exec'ed sh (the VM run named "nice 0 chrt" first): one culprit,
+ * named by the last the buffer shows, the switch away from it
+ */
+static void test_task_changed_while_running(void **state)
+{
+	struct why_result r;
+	struct why_ev *e;
+
+	(void)state;
+	nev = 0;
+	sw(0, 1, 31, 120, "kworker/u4:2");
+	queue(100, 0, 0x1000, "wq");
+	sw(200, 1, 228, 120, "chrt");
+	e = add(9000, 1, WHY_SWITCH);
+	e->pid = 31;
+	e->prio = 120;
+	snprintf(e->comm, sizeof(e->comm), "kworker/u4:2");
+	e->prev_pid = 228;
+	e->prev_prio = 49;
+	snprintf(e->prev_comm, sizeof(e->prev_comm), "sh");
+	start(9100, 1, 0x1000);
+	assert_int_equal(why_analyse(ev, nev, NULL, 1000, &r), 0);
+	assert_string_equal(r.culprits[0].what, "RT 50 sh[228]");
+	assert_int_equal(r.culprits[0].ns, 8800 * US);
+	assert_null(find(&r, "nice 0 chrt[228]"));
+	why_result_free(&r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -218,6 +277,8 @@ int main(void)
 		cmocka_unit_test(test_all_workqueues),
 		cmocka_unit_test(test_what_the_buffer_cannot_tell),
 		cmocka_unit_test(test_unordered_and_requeued),
+		cmocka_unit_test(test_softirq_preempted),
+		cmocka_unit_test(test_task_changed_while_running),
 	};
 
 	return cmocka_run_group_tests_name("why", tests, NULL, NULL);

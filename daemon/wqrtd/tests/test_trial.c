@@ -223,6 +223,18 @@ static void test_load(void **state)
 	}
 }
 
+/* Read alone: a drop-in directory beside it is not its (issue 46.5) */
+static void test_load_reads_no_dropins(void **state)
+{
+	struct strlist errors = { 0 };
+
+	(void)state;
+	ft_write(&ft, "/run/wqrtd/trial-1-1.conf.d/x.conf",
+		 "[wq:b]\nrtpri = 5\n");
+	assert_int_equal(load("[wq:a]\nnice = 1\n", &errors), 0);
+	assert_int_equal(errors.n, 0);
+}
+
 static void test_held(void **state)
 {
 	char buf[TRIAL_NAME_MAX + 8];
@@ -241,9 +253,8 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 #define T(f) cmocka_unit_test_setup_teardown(f, setup, teardown)
-		T(test_names),
-		T(test_scan_removes_the_dead),
-		T(test_load),
+		T(test_names), T(test_scan_removes_the_dead),
+		T(test_load),  T(test_load_reads_no_dropins),
 		T(test_held),
 #undef T
 	};
