@@ -31,7 +31,7 @@ trials() { ls -a "$R" | grep -c 'trial-[0-9]'; }
 strict_is() { [ "$(cat "$W/affinity_strict")" = "$1" ]; }
 
 ktap_print_header
-ktap_set_plan 14
+ktap_set_plan 16
 
 # --- alone ---
 "$C" try --root "$T" --json --for 0.2 tty_flip nice=-5 > "$T/out" 2> "$T/err"
@@ -53,6 +53,16 @@ sed 's/^/# /' "$T/out"
 ktap_test_result "try alone while another holds wqrtd's lock: exit 75 before measuring (got $RC)" \
 	sh -c "[ $RC -eq 75 ] && grep -q 'nothing measured or changed' '$T/out' && ! grep -q 'as found, for' '$T/out' && [ \"\$(cat '$W/nice')\" = 0 ]"
 
+# originals an earlier run left (wqrtd --once, a killed try): refused
+# before measuring, the file kept for wqrtctl restore
+printf 'wqrtd-originals 2\nwq tty_flip nice 0\n' > "$R/originals"
+"$C" try --root "$T" --for 0.2 tty_flip nice=-5 > "$T/out" 2>&1
+RC=$?
+sed 's/^/# /' "$T/out"
+ktap_test_result "try alone over an earlier run's originals: exit 75 before measuring, the file kept (got $RC)" \
+	sh -c "[ $RC -eq 75 ] && grep -q 'wqrtctl restore first' '$T/out' && ! grep -q 'as found, for' '$T/out' && grep -q 'tty_flip nice 0' '$R/originals'"
+rm -f "$R/originals"
+
 # a bad key: refused before measuring, nothing left
 "$C" try --root "$T" --for 0.2 tty_flip rtpri=5 > "$T/out" 2>&1
 RC=$?
@@ -70,6 +80,8 @@ sed -i 's/nice = -4/nice = -6/' "$T/wqrt.conf"
 P=$!
 within5 strict_is 1
 NICE=$(cat "$W/nice")
+# in force: the trial file alone, renamed into place, nothing pending
+FILES=$(ls -a "$R" | grep 'trial-' | tr '\n' ' ')
 wait $P
 RC=$?
 sed 's/^/# /' "$T/err"
@@ -77,6 +89,8 @@ ktap_test_result "over wqrtd's profile: exit 0, through wqrtd (got $RC)" \
 	sh -c "[ $RC -eq 0 ] && grep -q '\"through\": \"wqrtd\"' '$T/out' && grep -q '\"put_back\": true' '$T/out'"
 ktap_test_result "...only the key given: nice stayed the profile's -4, not the pending -6 ($NICE)" \
 	[ "$NICE" = -4 ]
+ktap_test_result "...its file in force alone, none pending (${FILES:-none})" \
+	sh -c "echo '$FILES' | grep -q '^trial-$P-[0-9]*.conf trial-held $' || echo '$FILES' | grep -q '^trial-held trial-$P-[0-9]*.conf $'"
 ktap_test_result "...then the profile back, affinity_strict 0, no trial file" \
 	sh -c "[ \"\$(cat '$W/nice')\" = -4 ] && [ \"\$(cat '$W/affinity_strict')\" = 0 ] && [ \$(ls -a '$R' | grep -c 'trial-') -eq 0 ]"
 sed -i 's/nice = -6/nice = -4/' "$T/wqrt.conf"
