@@ -12,14 +12,7 @@ B=${1:?usage: cli-trace.sh BUILDDIR}
 . "$(dirname "$0")/fake-root.sh"
 make_fake_root trace
 C=$B/tests/wqrtctl-faketrace
-TR=$T/sys/kernel/tracing
-for ev in workqueue_queue_work workqueue_execute_start workqueue_execute_end; do
-	mkdir -p "$TR/events/workqueue/$ev"
-	: > "$TR/events/workqueue/$ev/trigger"
-	: > "$TR/events/workqueue/$ev/hist"
-done
-mkdir -p "$TR/instances"
-: > "$TR/synthetic_events"
+make_fake_tracefs
 echo "ffffffff81000000 T flush_to_ldisc" > "$T/proc/kallsyms"
 printf '[wq:tty_flip]\nnice = -4\n' > "$T/nice.conf"
 printf '[global]\nrescan_interval = 1\n[wq:tty_flip]\nnice = -4\n' > "$T/fast.conf"

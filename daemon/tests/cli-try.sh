@@ -15,14 +15,8 @@ make_fake_root try
 # processes of another name as leftovers (tracedir.c)
 cp "$B/tests/wqrtctl-faketrace" "$T/wqrtctl"
 C=$T/wqrtctl
-TR=$T/sys/kernel/tracing
-for ev in workqueue_queue_work workqueue_execute_start workqueue_execute_end; do
-	mkdir -p "$TR/events/workqueue/$ev"
-	: > "$TR/events/workqueue/$ev/trigger"
-	: > "$TR/events/workqueue/$ev/hist"
-done
-mkdir -p "$TR/instances" "$T/run/wqrtd"
-: > "$TR/synthetic_events"
+make_fake_tracefs
+mkdir -p "$T/run/wqrtd"
 R=$T/run/wqrtd
 # a rescan every 30 s: a killed try is seen by its pidfd, not by a rescan
 printf '[global]\nrescan_interval = 30\n[wq:tty_flip]\nnice = -4\n' > "$T/wqrt.conf"

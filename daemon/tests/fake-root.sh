@@ -32,3 +32,17 @@ within5() {
 
 # nice_is N: the fake workqueue's nice is N
 nice_is() { [ "$(cat "$W/nice")" = "$1" ]; }
+
+# make_fake_tracefs: under T a tracing directory with the workqueue
+# events, an instances/ and synthetic_events, as the fake libtracefs of
+# wqrtctl-faketrace expects; TR is it
+make_fake_tracefs() {
+	TR=$T/sys/kernel/tracing
+	for _ev in workqueue_queue_work workqueue_execute_start workqueue_execute_end; do
+		mkdir -p "$TR/events/workqueue/$_ev"
+		: > "$TR/events/workqueue/$_ev/trigger"
+		: > "$TR/events/workqueue/$_ev/hist"
+	done
+	mkdir -p "$TR/instances"
+	: > "$TR/synthetic_events"
+}

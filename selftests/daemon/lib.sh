@@ -138,3 +138,14 @@ stop_wqrtd() {
 }
 
 alive() { kill -0 "$DPID" 2>/dev/null; }
+
+# uart_ready: UART (default /dev/ttyS2) is a real UART and LOOP the
+# uart_loop helper, or skip the whole test saying which is missing
+uart_ready() {
+	UART=${WQRT_UART:-/dev/ttyS2}
+	LOOP=$(helper uart_loop || helper selftests/uart_loop)
+	[ -n "$LOOP" ] || skip_all "no uart_loop helper"
+	[ -c "$UART" ] || skip_all "no $UART"
+	[ "$(cat "/sys/class/tty/${UART#/dev/}/type" 2>/dev/null || echo 0)" -gt 0 ] ||
+		skip_all "no UART behind $UART"
+}

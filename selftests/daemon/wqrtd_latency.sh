@@ -30,14 +30,9 @@ done
 
 ktap_print_header
 
-UART=${WQRT_UART:-/dev/ttyS2}
-LOOP=$(helper uart_loop || helper selftests/uart_loop)
 command -v wqrtctl > /dev/null || skip_all "wqrtctl is not on PATH"
 command -v start_load > /dev/null || skip_all "no load.sh (selftests/bench)"
-[ -n "$LOOP" ] || skip_all "no uart_loop helper"
-[ -c "$UART" ] || skip_all "no $UART"
-[ "$(cat "/sys/class/tty/${UART#/dev/}/type" 2>/dev/null || echo 0)" -gt 0 ] ||
-	skip_all "no UART behind $UART"
+uart_ready
 trace_ready || skip_all "no workqueue trace events in tracefs"
 
 # the flip workqueue: the 8250's own with the series (its name follows
