@@ -26,7 +26,7 @@ int task_parse_stat(const char *stat, struct task_info *t)
 		p++;
 	if (!*p)
 		return -EINVAL;
-	p++;
+	t->state = *p++;
 	for (n = 4; n < 52 && *p; n++) {
 		long long v = strtoll(p, &end, 10);
 

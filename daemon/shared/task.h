@@ -15,6 +15,7 @@
 struct task_info {
 	pid_t pid;
 	pid_t ppid;
+	char state; /* R, S, D, Z (exited, not reaped yet), X, ... */
 	unsigned int flags;
 	unsigned long long start; /* clock ticks after boot: PID reuse guard */
 	int nice;

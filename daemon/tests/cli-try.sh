@@ -93,9 +93,15 @@ sed -i 's/nice = -6/nice = -4/' "$T/wqrt.conf"
 ktap_test_result "...and says where to keep it: [wq:tty_flip] of $T/wqrt.conf" \
 	grep -qF "set these keys in [wq:tty_flip] ($T/wqrt.conf:3," "$T/out"
 
-# killed: wqrtd sees its pidfd and puts the profile back
-"$C" try --root "$T" --for 3 tty_flip nice=-9 > "$T/out" 2>&1 &
-P=$!
+# killed: wqrtd sees its pidfd and puts the profile back, while the try
+# is still a zombie (its parent, a sleep, does not reap it: a pidfd says
+# EPOLLIN then, EPOLLHUP only once it is reaped)
+( "$C" try --root "$T" --for 3 tty_flip nice=-9 > "$T/out" 2>&1 &
+	echo $! > "$T/try.pid"
+	exec sleep 30 ) &
+PARENT=$!
+within5 test -s "$T/try.pid"
+P=$(cat "$T/try.pid")
 within5 nice_is -9 || within5 nice_is -9
 "$C" try --root "$T" --for 0.2 tty_flip nice=-8 > "$T/out2" 2>&1
 RC=$?
@@ -103,10 +109,11 @@ sed 's/^/# /' "$T/out2"
 ktap_test_result "a second try meanwhile: exit 75 before measuring, names the first (got $RC)" \
 	sh -c "[ $RC -eq 75 ] && grep -q 'another wqrtctl try (pid $P)' '$T/out2' && ! grep -q 'as found, for' '$T/out2'"
 kill -KILL $P
-wait $P 2> /dev/null
 within5 nice_is -4
-ktap_test_result "a SIGKILLed try: the profile back within 5 s, its file removed" \
+ktap_test_result "a SIGKILLed try, not yet reaped: the profile back within 5 s, its file removed" \
 	sh -c "[ \"\$(cat '$W/nice')\" = -4 ] && [ \$(ls -a '$R' | grep -c 'trial-') -eq 0 ]"
+kill -TERM $PARENT
+wait $PARENT 2> /dev/null
 ktap_test_result "...and wqrtd says why" grep -q 'its wqrtctl try ended or is gone' "$T/dlog"
 kill -TERM $D
 wait $D

@@ -58,7 +58,9 @@ bool trial_owner_alive(pid_t pid, unsigned long long start)
 {
 	struct task_info t;
 
-	return !task_read("/", pid, &t) && t.start == start;
+	/* a zombie is gone: killed, and only its parent has not reaped it */
+	return !task_read("/", pid, &t) && t.start == start &&
+	       t.state != 'Z' && t.state != 'X';
 }
 
 int trial_scan(const char *dir, char *live, size_t size, pid_t *owner,

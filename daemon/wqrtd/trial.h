@@ -40,7 +40,10 @@ void trial_name(char *buf, size_t size, pid_t pid, unsigned long long start,
  */
 bool trial_parse_name(const char *name, pid_t *pid, unsigned long long *start,
 		      bool *pending);
-/* Does the process that started at start still have pid (real /proc) */
+/*
+ * Does the process that started at start still have pid (real /proc),
+ * and run: a zombie (killed, not reaped yet) is gone
+ */
 bool trial_owner_alive(pid_t pid, unsigned long long start);
 /*
  * The trials in dir: those whose owner is gone are removed (each file

@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <signal.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -182,6 +183,40 @@ static void test_scan_removes_the_dead(void **state)
 			 -ENOENT);
 }
 
+/*
+ * A try SIGKILLed whose parent has not reaped it yet is a zombie: gone
+ * (its /proc/PID/stat is still there, with its start time)
+ */
+static void test_zombie_owner_is_gone(void **state)
+{
+	struct strlist removed = { 0 }, errors = { 0 };
+	char live[TRIAL_NAME_MAX], name[TRIAL_NAME_MAX];
+	unsigned long long start;
+	siginfo_t si;
+	pid_t pid, owner;
+
+	(void)state;
+	pid = fork();
+	assert_true(pid >= 0);
+	if (!pid) {
+		pause();
+		_exit(0);
+	}
+	start = start_of(pid);
+	kill(pid, SIGKILL);
+	/* exited, not reaped */
+	assert_int_equal(waitid(P_PID, pid, &si, WEXITED | WNOWAIT), 0);
+	assert_false(trial_owner_alive(pid, start));
+	trial_name(name, sizeof(name), pid, start, false);
+	put(name, "[wq:a]\nnice = 1\n");
+	assert_int_equal(trial_scan(dir, live, sizeof(live), &owner, &removed,
+				    &errors),
+			 0);
+	assert_false(exists(name));
+	strlist_free(&removed);
+	waitpid(pid, NULL, 0);
+}
+
 static int load(const char *text, struct strlist *errors)
 {
 	char path[600];
@@ -253,8 +288,11 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 #define T(f) cmocka_unit_test_setup_teardown(f, setup, teardown)
-		T(test_names), T(test_scan_removes_the_dead),
-		T(test_load),  T(test_load_reads_no_dropins),
+		T(test_names),
+		T(test_scan_removes_the_dead),
+		T(test_zombie_owner_is_gone),
+		T(test_load),
+		T(test_load_reads_no_dropins),
 		T(test_held),
 #undef T
 	};
