@@ -73,7 +73,7 @@ sed -i 's/nice = -4/nice = -6/' "$T/wqrt.conf"
 "$C" try --root "$T" --json --for 1 tty_flip affinity_strict=1 > "$T/out" 2> "$T/err" &
 P=$!
 within5 strict_is 1
-NICE=$(cat "$W/nice")
+NICE="$(cat "$W/nice") $(cat "$W/affinity_strict")"
 # in force: the trial file alone, renamed into place, nothing pending
 FILES=$(ls -a "$R" | grep 'trial-' | tr '\n' ' ')
 wait $P
@@ -81,8 +81,8 @@ RC=$?
 sed 's/^/# /' "$T/err"
 ktap_test_result "over wqrtd's profile: exit 0, through wqrtd (got $RC)" \
 	sh -c "[ $RC -eq 0 ] && grep -q '\"through\": \"wqrtd\"' '$T/out' && grep -q '\"put_back\": true' '$T/out'"
-ktap_test_result "...only the key given: nice stayed the profile's -4, not the pending -6 ($NICE)" \
-	[ "$NICE" = -4 ]
+ktap_test_result "...only the key given: affinity_strict 1 with nice the profile's -4, not the pending -6 (nice, strict: $NICE)" \
+	[ "$NICE" = "-4 1" ]
 ktap_test_result "...its file in force alone, none pending (${FILES:-none})" \
 	sh -c "echo '$FILES' | grep -q '^trial-$P-[0-9]*.conf trial-held $' || echo '$FILES' | grep -q '^trial-held trial-$P-[0-9]*.conf $'"
 ktap_test_result "...then the profile back, affinity_strict 0, no trial file" \

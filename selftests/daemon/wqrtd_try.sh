@@ -44,15 +44,15 @@ wqrtctl try --json --for 2 writeback affinity_strict=1 \
 	> "$TMPD/try.json" 2> "$TMPD/try.err" &
 TPID=$!
 wait_for 30 attr_is writeback affinity_strict 1
-DURING=$(cat "$WQDIR/writeback/nice")
+DURING="$(cat "$WQDIR/writeback/nice") $(cat "$WQDIR/writeback/affinity_strict")"
 wait "$TPID"
 TRC=$?
 sed 's/^/#   /' "$TMPD/try.err" "$TMPD/try.json"
 ktap_test_result "try over wqrtd's profile: exit 0, through wqrtd, measured before and after" eval \
 	'[ "$TRC" -eq 0 ] && grep -q "\"through\": \"wqrtd\"" "$TMPD/try.json" &&
 	grep -q "\"put_back\": true" "$TMPD/try.json" && ! grep -q "holds \[" "$TMPD/try.err"'
-ktap_test_result "the trial gave only its key: nice stayed the profile's -5 (not the pending edit's -7: $DURING)" \
-	[ "$DURING" = -5 ]
+ktap_test_result "the trial gave only its key: affinity_strict 1 with nice the profile's -5, not the pending edit's -7 (nice, strict: $DURING)" \
+	[ "$DURING" = "-5 1" ]
 ktap_test_result "after it: the profile as before, affinity_strict $STRICT again, nothing of it left" eval \
 	'attrs_are writeback "nice=-5 affinity_strict=$STRICT" && [ "$(trials_left)" -eq 0 ] &&
 	[ ! -e "$CONF.d" ] && alive'
