@@ -431,8 +431,9 @@ static int fo_set(void *ctx, pid_t pid, const struct sched_val *v)
 		fo->sched_sets_inherit++;
 	snprintf(what, sizeof(what), "pid %d", (int)pid);
 	snap(fo, what);
+	/* fail_sched_err > 0: sched_setattr() "succeeds", nothing changes */
 	if (fo->fail_pid && pid == fo->fail_pid)
-		return fo->fail_sched_err;
+		return fo->fail_sched_err > 0 ? 0 : fo->fail_sched_err;
 	if (fo->reuse_pid && pid == fo->reuse_pid) {
 		struct faketree ft;
 

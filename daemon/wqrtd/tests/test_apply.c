@@ -363,6 +363,29 @@ static void test_kworker_setattr_fails(void **state)
 	assert_int_equal(v.policy, SCHED_OTHER);
 }
 
+/*
+ * A sched_setattr() that says yes and changes nothing: the read-back
+ * says so (EIO, logged as a failure)
+ */
+static void test_kworker_set_does_not_stick(void **state)
+{
+	struct sched_val v;
+	struct kw_track k;
+
+	(void)state;
+	ft_task(&ft, 103, 2, "kworker/u5:103", SCHED_OTHER, 0, 0, 1103);
+	kw(&k, 103, "fifo", 7);
+	fo.fail_pid = 103;
+	fo.fail_sched_err = 1;
+	assert_int_equal(kw_go(&k), -EIO);
+	assert_true(ft_logged(
+		"error: kworker/u5:103 (pid 103): setting fifo 7: Input/output error"));
+	/* said yes: it may have half-taken it, so a stop puts it back */
+	assert_true(k.changed);
+	fo.ops.sched_get(fo.ops.ctx, 103, &v);
+	assert_int_equal(v.policy, SCHED_OTHER);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -381,6 +404,7 @@ int main(void)
 		T(test_kworker_vanished),
 		T(test_kworker_pid_reused),
 		T(test_kworker_setattr_fails),
+		T(test_kworker_set_does_not_stick),
 #undef T
 	};
 
