@@ -558,6 +558,21 @@ static void test_pid_handed_to_kworker(void **state)
 	assert_int_equal(sched_of(102).rtprio, 20);
 }
 
+/*
+ * A kworker on its way out ("kworker/dying") runs no work any more: a
+ * glob that matches its name leaves it alone
+ */
+static void test_dying_kworker_left_alone(void **state)
+{
+	(void)state;
+	ft_task(&ft, 120, 2, "kworker/dying", SCHED_OTHER, 0, 0, 7);
+	ft_task(&ft, 121, 2, "kworker/u7:1", SCHED_OTHER, 0, 0, 8);
+	start("[kworker:kworker/*]\npolicy = fifo\nrtprio = 5\n");
+	daemon_scan(&d);
+	assert_int_equal(sched_of(121).policy, SCHED_FIFO);
+	assert_int_equal(sched_of(120).policy, SCHED_OTHER);
+}
+
 static struct config *trial_of(const char *text)
 {
 	char rel[64], full[600];
@@ -651,6 +666,7 @@ int main(void)
 		T(test_bad_stat_does_not_stop_the_pass),
 		T(test_pid_handed_to_umh),
 		T(test_pid_handed_to_kworker),
+		T(test_dying_kworker_left_alone),
 		T(test_trial_over_profile_and_back),
 		T(test_trial_unprofiled_put_back),
 #undef T
