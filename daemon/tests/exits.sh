@@ -48,7 +48,7 @@ rc() {
 }
 
 ktap_print_header
-ktap_set_plan 28
+ktap_set_plan 29
 
 rc 0 "check of a valid file" "$B/wqrtctl" check "$T/nice.conf"
 rc 10 "status finds drift (nice 0, the file asks -4)" \
@@ -109,6 +109,8 @@ ktap_test_result "...and keeps the originals for wqrtctl restore" \
 chmod 0444 "$W/nice"
 rc 74 "restore when a value cannot be written back" \
 	"$B/wqrtctl" restore --root "$T"
+ktap_test_result "...and says how many: 1" \
+	grep -q '^wqrtctl: 1 value(s) could not be put back' "$T/out"
 ktap_test_result "...and the originals file keeps it for another try" \
 	grep -q '^wq tty_flip nice 0$' "$T/run/wqrtd/originals"
 chmod 0644 "$W/nice"

@@ -105,8 +105,14 @@ int cmd_restore(int argc, char **argv)
 	nkw = d.state.nk;
 	/* say each value put back */
 	log_set_level(LOG_INFO);
-	fails = daemon_scan(&d);
-	fails += daemon_restore(&d);
+	/*
+	 * The scan puts back what no rule covers (everything: the
+	 * configuration is empty), the restore tries what is left once
+	 * more: its failures are the values that stay in the file, each
+	 * counted once
+	 */
+	daemon_scan(&d);
+	fails = daemon_restore(&d);
 	left = access(state, F_OK) ? 0 : 1;
 	daemon_free(&d);
 	if (fails || left) {
