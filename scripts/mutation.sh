@@ -11,7 +11,6 @@
 # a minute a mutant.
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
-list=$top/daemon/tests/mutations.txt
 report=${1:-$top/daemon/tests/mutation-report.md}
 
 work=$(mktemp -d /tmp/wqrt-mutation.XXXXXX)
@@ -20,6 +19,9 @@ trap 'rm -rf "$work"' EXIT
 (cd "$top" && git ls-files -z | xargs -0 tar -cf - --no-recursion) |
 	tar -xf - -C "$work"
 O=$work/build
+# the list as it is now: an edit while this runs changes nothing here
+list=$work/mutations.txt
+cp "${WQRT_MUTATIONS:-$top/daemon/tests/mutations.txt}" "$list"
 
 build() { make -s -C "$work/daemon" O="$O" WERROR=1 test-build > "$work/build.log" 2>&1; }
 # run_tests: 0, or 1 with the first program that failed in $caught

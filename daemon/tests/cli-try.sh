@@ -25,7 +25,7 @@ trials() { ls -a "$R" | grep -c 'trial-[0-9]'; }
 strict_is() { [ "$(cat "$W/affinity_strict")" = "$1" ]; }
 
 ktap_print_header
-ktap_set_plan 16
+ktap_set_plan 21
 
 # --- alone ---
 "$C" try --root "$T" --json --for 0.2 tty_flip nice=-5 > "$T/out" 2> "$T/err"
@@ -35,6 +35,40 @@ ktap_test_result "try alone: exit 0, through alone, put back (got $RC)" \
 	sh -c "[ $RC -eq 0 ] && grep -q '\"through\": \"alone\"' '$T/out' && grep -q '\"put_back\": true' '$T/out'"
 ktap_test_result "...nice 0 again, no originals, no trial file left" \
 	sh -c "[ \"\$(cat '$W/nice')\" = 0 ] && [ ! -e '$R/originals' ] && [ \$(ls -a '$R' | grep -c 'trial-') -eq 0 ]"
+
+# a put-back that fails: said, exit 74, the original kept for restore
+"$C" try --root "$T" --for 2 tty_flip nice=-5 > "$T/out" 2>&1 &
+P=$!
+within5 nice_is -5
+chmod 0444 "$W/nice"
+wait $P
+RC=$?
+chmod 0644 "$W/nice"
+sed 's/^/# /' "$T/out"
+ktap_test_result "a value try cannot put back: exit 74, named (got $RC)" \
+	sh -c "[ $RC -eq 74 ] && grep -q 'NOT put back as found' '$T/out' && grep -q 'nice: -5, was 0' '$T/out' && grep -q 'nice 0' '$R/originals'"
+"$B/wqrtctl" restore --root "$T" > /dev/null 2>&1
+ktap_test_result "...and wqrtctl restore puts it back" nice_is 0
+
+# an attribute someone else changed meanwhile: every attribute is
+# compared at the end, and the difference said, exit 74
+"$C" try --root "$T" --for 2 tty_flip nice=-5 > "$T/out" 2>&1 &
+P=$!
+within5 nice_is -5
+echo 100 > "$W/max_active"
+wait $P
+RC=$?
+echo 256 > "$W/max_active"
+ktap_test_result "an attribute changed by another meanwhile: exit 74, named (got $RC)" \
+	sh -c "[ $RC -eq 74 ] && grep -q 'max_active: 100, was 256' '$T/out' && [ \"\$(cat '$W/nice')\" = 0 ]"
+
+# a trial file that cannot be removed: said with its path, exit 74
+WQRT_FAKE_UNLINK_FAIL=.trial- "$C" try --root "$T" --for 0.2 tty_flip nice=-5 > "$T/out" 2>&1
+RC=$?
+sed 's/^/# /' "$T/out"
+ktap_test_result "a trial file try cannot remove: exit 74, its path said (got $RC)" \
+	sh -c "[ $RC -eq 74 ] && grep -q '^wqrtctl: $R/.trial-[0-9]*-[0-9]*.conf: Operation not permitted' '$T/out'"
+rm -f "$R"/.trial-*
 
 # the lock held (wqrtd --once, wqrtctl restore): refused before measuring
 flock "$R/lock" sleep 3 &
@@ -88,6 +122,15 @@ ktap_test_result "...its file in force alone, none pending (${FILES:-none})" \
 ktap_test_result "...then the profile back, affinity_strict 0, no trial file" \
 	sh -c "[ \"\$(cat '$W/nice')\" = -4 ] && [ \"\$(cat '$W/affinity_strict')\" = 0 ] && [ \$(ls -a '$R' | grep -c 'trial-') -eq 0 ]"
 sed -i 's/nice = -6/nice = -4/' "$T/wqrt.conf"
+# wqrtd holds the trial but cannot make it so (a write refused): try
+# does not measure a profile that is not in force (20 s: its wait)
+chmod 0444 "$W/affinity_strict"
+"$C" try --root "$T" --for 0.2 tty_flip affinity_strict=1 > "$T/out" 2>&1
+RC=$?
+chmod 0644 "$W/affinity_strict"
+sed 's/^/# /' "$T/out"
+ktap_test_result "a trial wqrtd cannot put in force: exit 74, not measured with it (got $RC)" \
+	sh -c "[ $RC -eq 74 ] && grep -q 'did not apply the trial' '$T/out' && ! grep -q 'with affinity_strict=1, for' '$T/out'"
 # where to keep it: the section in the file a person edits
 "$C" try --root "$T" --for 0.2 tty_flip nice=-7 > "$T/out" 2>&1
 ktap_test_result "...and says where to keep it: [wq:tty_flip] of $T/wqrt.conf" \

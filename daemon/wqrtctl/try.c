@@ -255,6 +255,22 @@ static int build_section(struct try_ctx *c, char **kv, int n)
 	return 0;
 }
 
+/*
+ * unlink(); on a fake root (--root), WQRT_FAKE_UNLINK_FAIL=TEXT in the
+ * environment makes it fail (EPERM) for a path that holds TEXT: the
+ * tests' way to a removal that fails
+ */
+static int try_unlink(const struct try_ctx *c, const char *path)
+{
+	const char *f = getenv("WQRT_FAKE_UNLINK_FAIL");
+
+	if (strcmp(c->root, "/") && f && *f && strstr(path, f)) {
+		errno = EPERM;
+		return -1;
+	}
+	return unlink(path);
+}
+
 /* Every file of this trial removed; false (said) when one cannot be */
 static bool cleanup_trial_files(struct try_ctx *c)
 {
@@ -263,7 +279,7 @@ static bool cleanup_trial_files(struct try_ctx *c)
 	size_t i;
 
 	for (i = 0; i < ARRAY_SIZE(paths); i++) {
-		if (!paths[i][0] || !unlink(paths[i]) || errno == ENOENT)
+		if (!paths[i][0] || !try_unlink(c, paths[i]) || errno == ENOENT)
 			continue;
 		fprintf(stderr, "wqrtctl: %s: %s\n", paths[i], strerror(errno));
 		ok = false;
@@ -367,7 +383,7 @@ static int put_back_via_daemon(struct try_ctx *c)
 {
 	if (!c->trial_written)
 		return 0;
-	if (unlink(c->trial) && errno != ENOENT) {
+	if (try_unlink(c, c->trial) && errno != ENOENT) {
 		fprintf(stderr, "wqrtctl: %s: %s\n", c->trial,
 			strerror(errno));
 		return EX_IOERR;
