@@ -747,7 +747,7 @@ static int why_report(struct lat_meas *m, const struct lat_sel *sel,
 
 	if (err)
 		return err;
-	err = why_analyse(ev, n, sel, us, wr);
+	err = why_analyse(ev, n, &sel->wqs, sel->addrs, sel->naddrs, us, wr);
 	free(ev);
 	if (err)
 		snprintf(why, size, "out of memory analysing %zu events", n);

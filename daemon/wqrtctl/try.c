@@ -176,6 +176,7 @@ struct try_ctx {
 	bool trial_written;
 	/* alone */
 	int lock; /* wqrtd's lock, held; -1 */
+	char state[WQRT_PATH_MAX + 16]; /* RUN_DIR/originals */
 	struct sys_ops ops;
 	struct daemon d;
 	bool applied_alone;
@@ -439,14 +440,14 @@ static int check_no_originals(struct try_ctx *c)
 /* Alone: wqrtd's apply, the originals where wqrtctl restore finds them */
 static int apply_alone(struct try_ctx *c)
 {
-	char state[WQRT_PATH_MAX + 16];
 	int fails;
 
-	snprintf(state, sizeof(state), "%s/originals", c->run_dir);
+	/* the daemon keeps the path: it lives as long as c */
+	snprintf(c->state, sizeof(c->state), "%s/originals", c->run_dir);
 	sys_ops_for_root(&c->ops, c->root);
 	daemon_init(&c->d, c->root, &c->ops, c->cfg);
 	c->cfg = NULL; /* the daemon's now */
-	daemon_use_state(&c->d, state);
+	daemon_use_state(&c->d, c->state);
 	c->applied_alone = true;
 	fails = daemon_scan(&c->d);
 	if (fails) {

@@ -205,15 +205,22 @@ static int build_segs(struct an *a, const struct why_ev *ev, size_t n)
 	return 0;
 }
 
+/* What is asked about: workqueues by glob, functions by address */
+struct why_sel {
+	const struct strlist *wqs;
+	const uint64_t *addrs;
+	size_t naddrs;
+};
+
 /* Is the item of workqueue wq and function func one sel asks about */
-static bool selected(const struct lat_sel *sel, const char *wq, uint64_t func)
+static bool selected(const struct why_sel *sel, const char *wq, uint64_t func)
 {
 	size_t i;
 
-	if (!sel || (!sel->wqs.n && !sel->naddrs))
+	if ((!sel->wqs || !sel->wqs->n) && !sel->naddrs)
 		return true;
-	for (i = 0; i < sel->wqs.n; i++)
-		if (!fnmatch(sel->wqs.v[i], wq, 0))
+	for (i = 0; sel->wqs && i < sel->wqs->n; i++)
+		if (!fnmatch(sel->wqs->v[i], wq, 0))
 			return true;
 	for (i = 0; i < sel->naddrs; i++)
 		if (sel->addrs[i] == func)
@@ -376,9 +383,11 @@ static int rank_culprits(struct why_result *r)
 	return 0;
 }
 
-int why_analyse(struct why_ev *ev, size_t n, const struct lat_sel *sel,
-		uint64_t threshold_us, struct why_result *r)
+int why_analyse(struct why_ev *ev, size_t n, const struct strlist *wqs,
+		const uint64_t *addrs, size_t naddrs, uint64_t threshold_us,
+		struct why_result *r)
 {
+	struct why_sel sel = { wqs, addrs, naddrs };
 	struct an a = { .r = r };
 	struct pending *pend = NULL;
 	size_t i, mask = 0;
@@ -427,7 +436,7 @@ int why_analyse(struct why_ev *ev, size_t n, const struct lat_sel *sel,
 		q = &ev[p->ev];
 		pending_remove(pend, mask, p);
 		if (e->ts - q->ts <= r->threshold_ns ||
-		    !selected(sel, q->wq, q->func) || e->cpu < 0 ||
+		    !selected(&sel, q->wq, q->func) || e->cpu < 0 ||
 		    e->cpu >= a.ncpus)
 			continue;
 		r->late++;

@@ -22,8 +22,8 @@
 #include <stdio.h>
 
 #include "discover.h"
-#include "latency.h"
 #include "trace.h"
+#include "util.h"
 
 enum why_kind {
 	WHY_SWITCH, /* sched_switch: pid, prio, comm of next; prev_* too */
@@ -92,12 +92,14 @@ struct why_result {
 };
 
 /*
- * The late items among ev (in any order; sorted here by time), of the
- * workqueues and functions sel names (all when it names none), and what
- * ran on their CPU while they waited. 0, or -ENOMEM.
+ * The late items among ev (in any order; sorted here by time) of the
+ * workqueues wqs names (globs) and the work functions at addrs (all when
+ * both are empty), and what ran on their CPU while they waited. 0, or
+ * -ENOMEM.
  */
-int why_analyse(struct why_ev *ev, size_t n, const struct lat_sel *sel,
-		uint64_t threshold_us, struct why_result *r);
+int why_analyse(struct why_ev *ev, size_t n, const struct strlist *wqs,
+		const uint64_t *addrs, size_t naddrs, uint64_t threshold_us,
+		struct why_result *r);
 void why_result_free(struct why_result *r);
 /* The culprits and the latest item in full; func names from root's kallsyms */
 void why_print(FILE *f, const struct why_result *r, const char *root);

@@ -99,14 +99,16 @@ static void uart_behind_hog(void)
 
 static void test_hog_named_first(void **state)
 {
-	struct lat_sel sel = { 0 };
+	struct {
+		struct strlist wqs;
+	} sel = { 0 };
 	struct why_result r;
 	const struct why_culprit *c;
 
 	(void)state;
 	uart_behind_hog();
 	strlist_add(&sel.wqs, "ttyS-*");
-	assert_int_equal(why_analyse(ev, nev, &sel, 1000, &r), 0);
+	assert_int_equal(why_analyse(ev, nev, &sel.wqs, NULL, 0, 1000, &r), 0);
 	assert_int_equal(r.late, 1);
 	assert_int_equal(r.analysed, 1);
 	/* 1100..5100 but the interrupt's 20 us and the softirq's 10 */
@@ -147,7 +149,7 @@ static void test_all_workqueues(void **state)
 
 	(void)state;
 	uart_behind_hog();
-	assert_int_equal(why_analyse(ev, nev, NULL, 1000, &r), 0);
+	assert_int_equal(why_analyse(ev, nev, NULL, NULL, 0, 1000, &r), 0);
 	assert_int_equal(r.late, 2);
 	assert_int_equal(r.analysed, 2);
 	assert_int_equal(r.culprits[0].items, 2);
@@ -171,13 +173,13 @@ static void test_what_the_buffer_cannot_tell(void **state)
 	sw(200, 3, 50, 49, "hog");
 	start(5000, 3, 0x1000);
 	start(5100, 3, 0x9999);
-	assert_int_equal(why_analyse(ev, nev, NULL, 1000, &r), 0);
+	assert_int_equal(why_analyse(ev, nev, NULL, NULL, 0, 1000, &r), 0);
 	assert_int_equal(r.late, 1);
 	assert_int_equal(r.analysed, 0);
 	assert_false(r.have_last);
 	why_result_free(&r);
 	/* and an empty buffer */
-	assert_int_equal(why_analyse(ev, 0, NULL, 1000, &r), 0);
+	assert_int_equal(why_analyse(ev, 0, NULL, NULL, 0, 1000, &r), 0);
 	assert_int_equal(r.late, 0);
 	why_result_free(&r);
 }
@@ -204,7 +206,7 @@ static void test_unordered_and_requeued(void **state)
 		ev[i] = ev[nev - 1 - i];
 		ev[nev - 1 - i] = t;
 	}
-	assert_int_equal(why_analyse(ev, nev, NULL, 1000, &r), 0);
+	assert_int_equal(why_analyse(ev, nev, NULL, NULL, 0, 1000, &r), 0);
 	assert_int_equal(r.late, 1);
 	assert_string_equal(r.culprits[0].what, "RT 10 rt10[50]");
 	assert_int_equal(r.culprits[0].ns, 1950 * US);
@@ -232,7 +234,7 @@ static void test_softirq_preempted(void **state)
 	add(9100, 1, WHY_SOFT_OUT);
 	sw(9200, 1, 31, 120, "kworker/u4:2");
 	start(9300, 1, 0x1000);
-	assert_int_equal(why_analyse(ev, nev, NULL, 1000, &r), 0);
+	assert_int_equal(why_analyse(ev, nev, NULL, NULL, 0, 1000, &r), 0);
 	assert_int_equal(r.late, 1);
 	assert_string_equal(r.culprits[0].what, "RT 50 hog[50]");
 	assert_int_equal(r.culprits[0].ns, 8800 * US);
@@ -263,7 +265,7 @@ static void test_task_changed_while_running(void **state)
 	e->prev_prio = 49;
 	snprintf(e->prev_comm, sizeof(e->prev_comm), "sh");
 	start(9100, 1, 0x1000);
-	assert_int_equal(why_analyse(ev, nev, NULL, 1000, &r), 0);
+	assert_int_equal(why_analyse(ev, nev, NULL, NULL, 0, 1000, &r), 0);
 	assert_string_equal(r.culprits[0].what, "RT 50 sh[228]");
 	assert_int_equal(r.culprits[0].ns, 8800 * US);
 	assert_null(find(&r, "nice 0 chrt[228]"));
