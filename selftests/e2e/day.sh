@@ -174,10 +174,12 @@ check "wqrtctl check-kernel: the series is there (sysfs mode), exit 0 or 66" \
 		grep -qE "^ok +policy +required" /tmp/kc.out && { [ $rc = 0 ] || [ $rc = 66 ]; }'
 check "the example /etc/wqrt.conf is installed and valid" \
 	wqrtctl check "$conf"
-# The file's UART example names the 8250's flip buffer workqueue as this
-# kernel does, and as mainline does since 7.1: uncommented, it applies.
-uart_wq=$(sed -n 's/^;\[wq:\(ttyS-[^]]*\)\].*/\1/p' "$conf" | head -n 1)
-check "the example's UART section [wq:$uart_wq] names this kernel's 8250 flip workqueue" \
+# The shipped serial-port profile (the package's seed; /etc/wqrt.conf
+# points at it) names the 8250's flip buffer workqueue as this kernel
+# does, and as mainline does since 7.1: uncommented, it applies.
+seed=/usr/lib/wqrt/conf.d/50-uart-imu.conf
+uart_wq=$(sed -n 's/^;\[wq:\(ttyS-[^]]*\)\].*/\1/p' "$seed" | head -n 1)
+check "the seed's UART section [wq:$uart_wq] ($seed) names this kernel's 8250 flip workqueue" \
 	bash -c "[ '$uart_wq' = ttyS-serial_8250 ] &&
 		[ -d /sys/devices/virtual/workqueue/$uart_wq ]"
 # Issue 17.5: wqrtd with the shipped file leaves the tests' workqueue as
