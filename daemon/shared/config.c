@@ -25,17 +25,22 @@ struct config *config_empty(const char *path)
 	return c;
 }
 
+/* What a rule owns: its section, profile and file names */
+static void rule_strings_free(struct rule *r)
+{
+	free(r->section);
+	free(r->profile);
+	free(r->file);
+}
+
 void config_free(struct config *c)
 {
 	size_t i;
 
 	if (!c)
 		return;
-	for (i = 0; i < c->nrules; i++) {
-		free(c->rules[i].section);
-		free(c->rules[i].profile);
-		free(c->rules[i].file);
-	}
+	for (i = 0; i < c->nrules; i++)
+		rule_strings_free(&c->rules[i]);
 	free(c->rules);
 	for (i = 0; i < c->nsources; i++) {
 		free(c->sources[i].path);
@@ -52,9 +57,7 @@ static void rule_free(struct rule *r)
 {
 	if (!r)
 		return;
-	free(r->section);
-	free(r->profile);
-	free(r->file);
+	rule_strings_free(r);
 	free(r);
 }
 

@@ -738,8 +738,7 @@ static size_t why_buffer_kb(void)
 
 /* --why US: what made the late items late, from the ring buffer */
 static int why_report(struct lat_meas *m, const struct lat_sel *sel,
-		      uint64_t us, const char *root, struct why_result *wr,
-		      char *why, size_t size)
+		      uint64_t us, struct why_result *wr, char *why, size_t size)
 {
 	struct why_ev *ev;
 	size_t n;
@@ -751,7 +750,6 @@ static int why_report(struct lat_meas *m, const struct lat_sel *sel,
 	free(ev);
 	if (err)
 		snprintf(why, size, "out of memory analysing %zu events", n);
-	(void)root;
 	return err;
 }
 
@@ -894,7 +892,7 @@ int cmd_latency(int argc, char **argv)
 	/* the window ends here: reading the ring buffer is not in it */
 	r.seconds = ctl_now() - start;
 	if (!err && want_why)
-		err = why_report(&m, &sel, why_us, root, &wr, why, sizeof(why));
+		err = why_report(&m, &sel, why_us, &wr, why, sizeof(why));
 	if (lat_stop(&m))
 		rc = EX_IOERR;
 	if (err) {
