@@ -34,6 +34,12 @@
 # builds in the tree NAME instead of the flavour's own (kernel-each uses one
 # tree for every prefix of the series).
 
+#   debian-rt   no build: Debian's own linux-image-6.12-rt-amd64 from the
+#               archive, what a board runs before it builds anything
+#               (debian-kernel.sh): the "kernel without the series" suite
+#
 . "$(dirname "$0")/common.sh"
+
+[ "${1:-}" != debian-rt ] || exec "$(dirname "$0")/debian-kernel.sh"
 
 build_kernel "${1:?usage: build.sh FLAVOUR [NPATCHES]}" "${2:-}"
