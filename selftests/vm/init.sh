@@ -90,6 +90,10 @@ fi
 
 exec 3>"/dev/$tap"
 echo "WQRT-BEGIN $kver" >&3
+# the tracepoints held enabled: QEMU's multi-threaded TCG and kernel text
+# patching (selftests/lib/trace-hold.sh)
+. /usr/lib/wqrt/lib/trace-hold.sh
+tracepoints_hold
 
 if [ "$mode" = script ]; then
 	insmod /lib/wqrt/wqrt_test.ko 2>&3 ||
