@@ -1,12 +1,22 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# mkimage.sh OUT.cpio SELFTESTS_DIR: the systemd VM's root as an
-# uncompressed initramfs (no block layer needed). The Debian packages of
-# make deb (wqrtd, wqrt-selftests, wqrt-selftests-dkms) are put in
+# mkimage.sh OUT.cpio SELFTESTS_DIR [SCRIPT [KERNEL_PKG_ROOT]]: the systemd
+# VM's root as an uncompressed initramfs (no block layer needed), which
+# runs SCRIPT at boot (selftests/e2e/day.sh by default).
+#
+# day.sh, the user's day on a kernel with the series: the Debian packages
+# of make deb (wqrtd, wqrt-selftests, wqrt-selftests-dkms) are put in
 # /root/wqrt-debs, and what apt needs to install them in the image's apt
 # cache (the heavy part of it installed already, below): day.sh installs
 # them with apt install ./*.deb, as a user does.
+#
+# first-hour.sh, the fallback path on Debian's own RT kernel: wqrtd's
+# package alone in /root/wqrt-debs (a production board's install), the
+# UART loopback helper, and the kernel package's /boot and /lib/modules
+# from KERNEL_PKG_ROOT (kernel/scripts/debian-kernel.sh unpacks it), as
+# apt install linux-image-6.12-rt-amd64 leaves them (check-kernel reads
+# /boot/config-RELEASE; udev loads the modules).
 # The test modules, built for the VM's kernel by the project, go to
 # /lib/modules/RELEASE/updates/wqrt with depmod, where DKMS puts them on
 # a board with kernel headers (the VM's kernel has none installed). The
@@ -16,6 +26,9 @@ set -euo pipefail
 
 out=$1
 selftests=$2
+script=${3:-$(dirname "$0")/day.sh}
+kpkg=${4:-}
+script_name=$(basename "$script" .sh)
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../.." && pwd)
 build=${WQRT_BUILD:-$top/build}
@@ -43,8 +56,12 @@ debs=$build/e2e/deb
 pkgdir=/root/wqrt-debs
 own_deps="dkms libnl-3-200 libiniparser1"
 mkdir -p "$root$pkgdir"
-cp "$debs"/wqrtd_*.deb "$debs"/wqrt-selftests_*.deb "$debs"/wqrt-selftests-dkms_*.deb \
-	"$root$pkgdir/"
+if [ "$script_name" = first-hour ]; then
+	cp "$debs"/wqrtd_*.deb "$root$pkgdir/"
+else
+	cp "$debs"/wqrtd_*.deb "$debs"/wqrt-selftests_*.deb "$debs"/wqrt-selftests-dkms_*.deb \
+		"$root$pkgdir/"
+fi
 # man-db's trigger would rebuild its index for every package installed;
 # man works without it
 echo "man-db man-db/auto-update boolean false" | chroot "$root" debconf-set-selections
@@ -65,7 +82,7 @@ mkdir -p "$archives"
 	rm -f "$root/etc/resolv.conf"
 	# what apt would install, but wqrt's packages and their own deps
 	pre=$(chroot "$root" sh -c "cd $pkgdir && apt-get install -s ./*.deb" 2>/dev/null |
-		awk '$1 == "Inst" {print $2}' | grep -vxE "wqrt.*|${own_deps// /|}")
+		awk '$1 == "Inst" {print $2}' | grep -vxE "wqrt.*|${own_deps// /|}" || true)
 	if [ -n "$pre" ] && ! chroot "$root" env DEBIAN_FRONTEND=noninteractive \
 		apt-get install -y -q --no-download $pre >>"$log" 2>&1; then
 		cat "$log" >&2
@@ -93,12 +110,27 @@ dpkg-deb -b "$newer/pkg" "$newer/wqrtd_$ver+e2e1.deb" >/dev/null
 install -D -m 0644 "$newer/wqrtd_$ver+e2e1.deb" "$root/usr/lib/wqrt/e2e/wqrtd-newer.deb"
 rm -rf "$newer"
 
-release=$(modinfo -F vermagic "$selftests/modules/wqrt_test.ko" | cut -d' ' -f1)
-install -D -m 0644 -t "$root/lib/modules/$release/updates/wqrt" "$selftests"/modules/*.ko
-chroot "$root" depmod -a "$release" 2>/dev/null
-
 mkdir -p "$root/usr/lib/wqrt/e2e" "$root/usr/lib/wqrt/lib"
-install -m 0755 "$here/day.sh" "$root/usr/lib/wqrt/e2e/day.sh"
+if [ "$script_name" = first-hour ]; then
+	# what the kernel package installs on a board
+	[ -d "$kpkg/boot" ] && [ -d "$kpkg/lib/modules" ] || {
+		echo "mkimage: first-hour.sh needs the kernel package's root (/boot, /lib/modules), not '$kpkg'" >&2
+		exit 2
+	}
+	cp -a "$kpkg/boot/." "$root/boot/"
+	mkdir -p "$root/lib/modules"
+	cp -a "$kpkg/lib/modules/." "$root/lib/modules/"
+	for release in "$root"/lib/modules/*; do
+		chroot "$root" depmod -a "${release##*/}" 2>/dev/null
+	done
+	install -m 0755 "$selftests/bin/uart_loop" "$root/usr/lib/wqrt/e2e/uart_loop"
+else
+	release=$(modinfo -F vermagic "$selftests/modules/wqrt_test.ko" | cut -d' ' -f1)
+	install -D -m 0644 -t "$root/lib/modules/$release/updates/wqrt" "$selftests"/modules/*.ko
+	chroot "$root" depmod -a "$release" 2>/dev/null
+fi
+install -m 0755 "$script" "$root/usr/lib/wqrt/e2e/$script_name.sh"
+ln -sf "$script_name.sh" "$root/usr/lib/wqrt/e2e/day"
 install -m 0644 "$here"/../lib/*.sh "$root/usr/lib/wqrt/lib/"
 install -m 0644 "$here/wqrt-e2e.service" "$root/etc/systemd/system/"
 ln -sf /etc/systemd/system/wqrt-e2e.service \
