@@ -102,9 +102,10 @@ static void who_wq(const struct inventory *inv, const struct config *cfg,
 			}
 		printf("\n");
 	} else {
-		printf("    not in sysfs: %s\n",
+		/* inv_reason() says "not in sysfs: why" itself */
+		printf("    %s\n",
 		       w ? inv_reason(w, reason, sizeof(reason)) :
-			   "per-cpu, or unbound/ordered without WQ_SYSFS (boot with workqueue.sysfs=NAME on the series)");
+			   "not in sysfs: per-cpu, or unbound/ordered without WQ_SYSFS (boot with workqueue.sysfs=NAME on the series)");
 		return;
 	}
 	if (w && !inv_reachable(w)) {

@@ -149,8 +149,9 @@ if [ ! -c "$uart" ] || [ ! -x "$loop" ]; then
 fi
 run_with_traffic 512 /tmp/who wqrtctl who --duration 6 flush_to_ldisc
 who_rc=$?
-check "wqrtctl who flush_to_ldisc: exit 0, the flip work queued on events_unbound" \
-	test $who_rc = 0 -a -n "$(grep '^  workqueue events_unbound: [0-9]* work item' /tmp/who)"
+check "wqrtctl who flush_to_ldisc: exit 0, the flip work queued on events_unbound, said once why it is not in sysfs" \
+	test $who_rc = 0 -a -n "$(grep '^  workqueue events_unbound: [0-9]* work item' /tmp/who)" \
+	-a "$(grep -o 'not in sysfs' /tmp/who | wc -l)" = 1
 check "...and the kworkers that ran it: unbound ones, SCHED_OTHER before any profile" \
 	grep -qE '^    pid [0-9]+ kworker/u[0-9]+:[0-9]+[^ ]* \((unbound pool [0-9]+, normal 0)' /tmp/who
 
