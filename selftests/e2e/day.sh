@@ -24,30 +24,7 @@ for lib in "$(dirname "$0")/../lib" /usr/lib/wqrt/lib; do
 done
 . "$lib/ktap.sh"
 . "$lib/task.sh"
-
-check() { # DESCRIPTION COMMAND...: ok when COMMAND succeeds
-	local d=$1 rc
-	shift
-	"$@" >/tmp/check.out 2>&1
-	rc=$?
-	if [ $rc = 0 ]; then
-		ktap_test_pass "$d"
-	else
-		ktap_test_fail "$d"
-		sed 's/^/#   /' /tmp/check.out | head -n 20
-	fi
-}
-
-# within SECONDS COMMAND...: poll every 0.1 s until COMMAND succeeds
-within() {
-	local deadline=$(($(date +%s%N) + $1 * 1000000000))
-	shift
-	while :; do
-		"$@" && return 0
-		[ "$(date +%s%N)" -lt "$deadline" ] || return 1
-		sleep 0.1
-	done
-}
+. "$lib/e2e.sh"
 
 attr() { cat "$dir/$1"; }
 
