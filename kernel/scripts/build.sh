@@ -29,15 +29,14 @@
 #               carry kernel/variants/possible-cpus and NR_CPUS 512: booted
 #               with -smp 2,maxcpus=N, make bench-cost's and make
 #               bench-flush-sweep's flushes with many possible CPUs
+#   debian-rt   no build: Debian's own linux-image-6.12-rt-amd64 from the
+#               archive, what a board runs before it builds anything
+#               (debian-kernel.sh): the "kernel without the series" suite
 #
 # NPATCHES applies only the first N patches of the series. WQRT_TREE=NAME
 # builds in the tree NAME instead of the flavour's own (kernel-each uses one
 # tree for every prefix of the series).
 
-#   debian-rt   no build: Debian's own linux-image-6.12-rt-amd64 from the
-#               archive, what a board runs before it builds anything
-#               (debian-kernel.sh): the "kernel without the series" suite
-#
 . "$(dirname "$0")/common.sh"
 
 [ "${1:-}" != debian-rt ] || exec "$(dirname "$0")/debian-kernel.sh"

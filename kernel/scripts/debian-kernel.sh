@@ -17,7 +17,7 @@
 #          does on a board), plus arch/x86/boot/bzImage: the package's
 #          vmlinuz, so vm.sh boots it as it boots a built tree
 #   src/   the pristine linux-source-6.12 of the same version
-#   debs/  the packages themselves (make e2e installs the image in its root)
+#   debs/  the packages as downloaded
 #   expect the column of selftests/vm/expected its VM suite is judged by
 set -euo pipefail
 

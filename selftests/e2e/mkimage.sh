@@ -100,15 +100,17 @@ mkdir -p "$archives"
 
 # A newer wqrtd package for day.sh's upgrade: the same files, a higher
 # version, as an upgrade brings them (what an upgrade runs is the package's
-# maintainer scripts and unit, the same).
-newer=$build/e2e/deb-newer
-rm -rf "$newer" && mkdir -p "$newer"
-dpkg-deb -R "$debs"/wqrtd_*.deb "$newer/pkg"
-ver=$(sed -n 's/^Version: //p' "$newer/pkg/DEBIAN/control")
-sed -i "s/^Version: .*/Version: $ver+e2e1/" "$newer/pkg/DEBIAN/control"
-dpkg-deb -b "$newer/pkg" "$newer/wqrtd_$ver+e2e1.deb" >/dev/null
-install -D -m 0644 "$newer/wqrtd_$ver+e2e1.deb" "$root/usr/lib/wqrt/e2e/wqrtd-newer.deb"
-rm -rf "$newer"
+# maintainer scripts and unit, the same). first-hour.sh has no upgrade.
+if [ "$script_name" != first-hour ]; then
+	newer=$build/e2e/deb-newer
+	rm -rf "$newer" && mkdir -p "$newer"
+	dpkg-deb -R "$debs"/wqrtd_*.deb "$newer/pkg"
+	ver=$(sed -n 's/^Version: //p' "$newer/pkg/DEBIAN/control")
+	sed -i "s/^Version: .*/Version: $ver+e2e1/" "$newer/pkg/DEBIAN/control"
+	dpkg-deb -b "$newer/pkg" "$newer/wqrtd_$ver+e2e1.deb" >/dev/null
+	install -D -m 0644 "$newer/wqrtd_$ver+e2e1.deb" "$root/usr/lib/wqrt/e2e/wqrtd-newer.deb"
+	rm -rf "$newer"
+fi
 
 mkdir -p "$root/usr/lib/wqrt/e2e" "$root/usr/lib/wqrt/lib"
 if [ "$script_name" = first-hour ]; then

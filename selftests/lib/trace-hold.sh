@@ -2,8 +2,8 @@
 # shellcheck shell=sh
 # tracepoints_hold: keep the tracepoints that wqrtctl and the tests enable
 # registered for the whole VM run, so that their enabling and disabling
-# never patches kernel text. Sourced by the VMs' init (selftests/vm/init.sh,
-# the e2e unit); not for a board.
+# never patches kernel text. Sourced by the busybox VMs' init
+# (selftests/vm/init.sh); not for a board.
 #
 # Why: under QEMU's multi-threaded TCG, text_poke_bp() on a site the other
 # vCPU is executing ends in "Oops: int3" (the int3 is still seen after the

@@ -131,7 +131,9 @@ export WQRT_ARCH=$arch WQRT_DAEMON_DIR=$daemon
 # "Oops: int3" within seconds (make int3-repro; docs/tests.md), the
 # emulator's defect, not the kernel's. The test kernels' VM runs hold the
 # tracepoints instead (selftests/lib/trace-hold.sh).
+kpkg=
 if [ -d "$kdir/root/boot" ]; then
+	kpkg=$kdir/root
 	export WQRT_VM_TCG_THREAD=${WQRT_VM_TCG_THREAD:-single}
 fi
 case "$mode" in
@@ -142,8 +144,7 @@ e2e)
 		day=$top/selftests/e2e/first-hour.sh
 	fi
 	# a packaged kernel (debian-kernel.sh) brings its /boot and modules
-	"$top/selftests/e2e/mkimage.sh" "$image" "$selftests" "$day" \
-		"$( [ ! -d "$kdir/root/boot" ] || echo "$kdir/root")"
+	"$top/selftests/e2e/mkimage.sh" "$image" "$selftests" "$day" "$kpkg"
 	# the root is in RAM: with the compiler dkms brings along, 0.7 GB
 	export WQRT_VM_MEM=${WQRT_VM_MEM:-3072}
 	vmopts+=(--timeout 1800 --mode check)
