@@ -8,6 +8,7 @@
  *   wqrt_reach_unbound   unbound
  *   wqrt_reach_ordered   ordered
  *   wqrt_reach_percpu    per-cpu
+ *   wqrt_reach_selfreg   unbound, registered by this driver too
  *
  * which are in sysfs only if workqueue.sysfs= names them (the per-cpu one
  * never), and two WQ_SYSFS workqueues that are both named wqrt_reach_twin,
@@ -16,36 +17,67 @@
  * a pattern that matches must never cost a driver its workqueue.
  * Unloading destroys them all, which must free their names in sysfs.
  *
- * A workqueue that only workqueue.sysfs= exposes must not be in sysfs while
- * its driver still sets it up, here in this init: the module parameter
- * in_sysfs_during_init counts those that were.
+ * A workqueue that workqueue.sysfs= exposes is in sysfs as soon as it is
+ * allocated, as with WQ_SYSFS: the parameter in_sysfs_at_alloc counts those
+ * of the unbound and ordered ones without WQ_SYSFS that were.
+ *
+ * wqrt_reach_selfreg is set up as the kerneldoc of workqueue_sysfs_register()
+ * asks a driver to: allocated without WQ_SYSFS, attributes applied, then
+ * registered by the driver; selfreg_err is what the registration returned
+ * (-EOPNOTSUPP: the kernel does not export what it takes, only the test
+ * kernels' debug knobs do).
+ *
+ * Writing to the parameter "probe" does what a driver does at probe, after
+ * its init, on the workqueue wqrt_reach_probe (unbound, no WQ_SYSFS):
+ *
+ *   alloc     allocate it
+ *   apply     apply_workqueue_attrs() with nice 5, affinity_strict 1 and
+ *             every CPU, from fresh attributes as a driver has them
+ *   register  workqueue_sysfs_register()
+ *   free      destroy it
+ *   locked    allocate wqrt_reach_locked (unbound, WQ_SYSFS) with
+ *             cpus_read_lock() held, as padata allocates under it, and
+ *             destroy it: lockdep sees the sysfs registration under the
+ *             CPU hotplug lock
+ *
+ * The write fails with the error of the call.
  */
 
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <linux/cpu.h>
 #include <linux/module.h>
+#include <linux/mutex.h>
 #include <linux/namei.h>
+#include <linux/string.h>
 #include <linux/workqueue.h>
 
 static struct {
 	const char *name;
 	unsigned int flags;
 	bool ordered;
+	bool selfreg;
 	struct workqueue_struct *wq;
 } reach_wqs[] = {
 	{ "wqrt_reach_unbound", WQ_UNBOUND },
 	{ "wqrt_reach_ordered", 0, true },
 	{ "wqrt_reach_percpu", 0 },
+	{ "wqrt_reach_selfreg", WQ_UNBOUND, false, true },
 	{ "wqrt_reach_twin", WQ_UNBOUND | WQ_SYSFS },
 	{ "wqrt_reach_twin", WQ_UNBOUND | WQ_SYSFS },
 };
 
 static atomic_t reach_ran = ATOMIC_INIT(0);
 
-static int in_sysfs_during_init;
-module_param(in_sysfs_during_init, int, 0444);
-MODULE_PARM_DESC(in_sysfs_during_init,
-		 "workqueues without WQ_SYSFS that were in sysfs while the init ran");
+static int in_sysfs_at_alloc;
+module_param(in_sysfs_at_alloc, int, 0444);
+MODULE_PARM_DESC(in_sysfs_at_alloc,
+		 "unbound or ordered workqueues without WQ_SYSFS in sysfs right after their allocation");
+
+static int selfreg_err = -EOPNOTSUPP;
+module_param(selfreg_err, int, 0444);
+MODULE_PARM_DESC(selfreg_err,
+		 "what the driver's own workqueue_sysfs_register() of wqrt_reach_selfreg returned");
 
 static bool in_sysfs(const char *name)
 {
@@ -62,6 +94,65 @@ static bool in_sysfs(const char *name)
 static void reach_fn(struct work_struct *work)
 {
 	atomic_inc(&reach_ran);
+}
+
+/*
+ * apply_workqueue_attrs() with nice 5, affinity_strict 1 and every CPU, as a
+ * driver applies fresh attributes. Not exported but by the test kernels'
+ * debug knobs: -EOPNOTSUPP elsewhere.
+ */
+static int reach_driver_apply(struct workqueue_struct *wq)
+{
+	struct workqueue_attrs *(*alloc_attrs)(void);
+	void (*free_attrs)(struct workqueue_attrs *attrs);
+	int (*apply)(struct workqueue_struct *wq,
+		     const struct workqueue_attrs *attrs);
+	struct workqueue_attrs *attrs;
+	int ret = -EOPNOTSUPP;
+
+	alloc_attrs = symbol_get(alloc_workqueue_attrs);
+	free_attrs = symbol_get(free_workqueue_attrs);
+	apply = symbol_get(apply_workqueue_attrs);
+	if (!alloc_attrs || !free_attrs || !apply)
+		goto out_put;
+	ret = -ENOMEM;
+	attrs = alloc_attrs();
+	if (!attrs)
+		goto out_put;
+	attrs->nice = 5;
+	attrs->affn_strict = true;
+	ret = apply(wq, attrs);
+	free_attrs(attrs);
+out_put:
+	if (apply)
+		symbol_put(apply_workqueue_attrs);
+	if (free_attrs)
+		symbol_put(free_workqueue_attrs);
+	if (alloc_attrs)
+		symbol_put(alloc_workqueue_attrs);
+	return ret;
+}
+
+/* the driver's own workqueue_sysfs_register(), -EOPNOTSUPP if not exported */
+static int reach_driver_register(struct workqueue_struct *wq)
+{
+	int (*reg)(struct workqueue_struct *wq);
+	int ret;
+
+	reg = symbol_get(workqueue_sysfs_register);
+	if (!reg)
+		return -EOPNOTSUPP;
+	ret = reg(wq);
+	symbol_put(workqueue_sysfs_register);
+	return ret;
+}
+
+/* as the kerneldoc of workqueue_sysfs_register() recommends */
+static int reach_selfreg(struct workqueue_struct *wq)
+{
+	int ret = reach_driver_apply(wq);
+
+	return ret ?: reach_driver_register(wq);
 }
 
 static void reach_destroy(void)
@@ -94,16 +185,17 @@ static int __init wqrt_reach_init(void)
 			reach_destroy();
 			return -ENOMEM;
 		}
+		if ((reach_wqs[i].flags & WQ_UNBOUND || reach_wqs[i].ordered) &&
+		    !(reach_wqs[i].flags & WQ_SYSFS) &&
+		    in_sysfs(reach_wqs[i].name))
+			in_sysfs_at_alloc++;
+		if (reach_wqs[i].selfreg)
+			selfreg_err = reach_selfreg(reach_wqs[i].wq);
 		INIT_WORK_ONSTACK(&work, reach_fn);
 		queue_work(reach_wqs[i].wq, &work);
 		flush_work(&work);
 		destroy_work_on_stack(&work);
 	}
-	/* still setting them up: the parameter's ones are not in sysfs yet */
-	for (i = 0; i < ARRAY_SIZE(reach_wqs); i++)
-		if (!(reach_wqs[i].flags & WQ_SYSFS) &&
-		    in_sysfs(reach_wqs[i].name))
-			in_sysfs_during_init++;
 	if (atomic_read(&reach_ran) != ARRAY_SIZE(reach_wqs)) {
 		pr_err("%d of %zu work items ran\n", atomic_read(&reach_ran),
 		       ARRAY_SIZE(reach_wqs));
@@ -115,8 +207,63 @@ static int __init wqrt_reach_init(void)
 	return 0;
 }
 
+/* "probe": what a driver does after its init, see the top of the file */
+static DEFINE_MUTEX(probe_mutex);
+static struct workqueue_struct *probe_wq;	/* probe_mutex */
+
+static int probe_locked_alloc(void)
+{
+	struct workqueue_struct *wq;
+
+	cpus_read_lock();
+	wq = alloc_workqueue("wqrt_reach_locked", WQ_UNBOUND | WQ_SYSFS, 0);
+	cpus_read_unlock();
+	if (!wq)
+		return -ENOMEM;
+	destroy_workqueue(wq);
+	return 0;
+}
+
+static int probe_set(const char *val, const struct kernel_param *kp)
+{
+	char cmd[16];
+
+	strscpy(cmd, val, sizeof(cmd));
+	strim(cmd);
+
+	guard(mutex)(&probe_mutex);
+	if (!strcmp(cmd, "alloc")) {
+		if (probe_wq)
+			return -EBUSY;
+		probe_wq = alloc_workqueue("wqrt_reach_probe", WQ_UNBOUND, 0);
+		return probe_wq ? 0 : -ENOMEM;
+	}
+	if (!strcmp(cmd, "locked"))
+		return probe_locked_alloc();
+	if (!probe_wq)
+		return -ENOENT;
+	if (!strcmp(cmd, "apply"))
+		return reach_driver_apply(probe_wq);
+	if (!strcmp(cmd, "register"))
+		return reach_driver_register(probe_wq);
+	if (!strcmp(cmd, "free")) {
+		destroy_workqueue(probe_wq);
+		probe_wq = NULL;
+		return 0;
+	}
+	return -EINVAL;
+}
+
+static const struct kernel_param_ops probe_ops = {
+	.set = probe_set,
+};
+module_param_cb(probe, &probe_ops, NULL, 0200);
+MODULE_PARM_DESC(probe, "alloc|apply|register|free|locked, see the source");
+
 static void __exit wqrt_reach_exit(void)
 {
+	if (probe_wq)
+		destroy_workqueue(probe_wq);
 	reach_destroy();
 }
 
