@@ -88,7 +88,9 @@ static int snap_take(const char *root, const char *wq, struct wq_snap *s)
 	if (!d)
 		return -errno;
 	while ((de = readdir(d))) {
+		/* pool_ids and nr_idle_extra_effective follow from the rest */
 		if (de->d_name[0] == '.' || !strcmp(de->d_name, "pool_ids") ||
+		    !strcmp(de->d_name, "nr_idle_extra_effective") ||
 		    !strcmp(de->d_name, "uevent"))
 			continue;
 		if (wq_path(path, sizeof(path), root, wq, de->d_name) ||

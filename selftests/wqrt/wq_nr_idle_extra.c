@@ -997,7 +997,7 @@ TEST_F_TIMEOUT(nie, round_trip_and_bad_values, 120)
  * updates may fail because of one workqueue's reserve: where its pools
  * multiply, the reserve per pool is clamped so that the workqueue holds at
  * most 64, and the kernel says so once. Its nr_idle_extra still reads what
- * was written.
+ * was written, nr_idle_extra_effective what each pool keeps.
  */
 FIXTURE(glob) {
 	char wq[64];
@@ -1036,6 +1036,50 @@ FIXTURE_TEARDOWN(glob)
 	EXPECT_EQ(0, wq_set_int(self->wq, "nr_idle_extra", self->reserve));
 }
 
+/*
+ * The "pod:N" pairs of @s: how many, or -1 if one is malformed or, with
+ * @want >= 0, has another N.
+ */
+static int pod_pairs(const char *s, int want)
+{
+	int n = 0, pod, val, used;
+
+	while (*s) {
+		while (isspace((unsigned char)*s))
+			s++;
+		if (!*s)
+			break;
+		if (sscanf(s, "%d:%d%n", &pod, &val, &used) != 2)
+			return -1;
+		if (want >= 0 && val != want)
+			return -1;
+		s += used;
+		n++;
+	}
+	return n;
+}
+
+/*
+ * nr_idle_extra_effective of @wq says @want for each of the pods that
+ * pool_ids lists; @buf gets what it says.
+ */
+static bool effective_reserve_is(const char *wq, int want, char *buf,
+				 size_t len)
+{
+	char ids[1024];
+	int pairs;
+
+	if (wq_get(wq, "nr_idle_extra_effective", buf, len) < 0) {
+		snprintf(buf, len, "(cannot read %s/nr_idle_extra_effective)",
+			 wq);
+		return false;
+	}
+	if (wq_get(wq, "pool_ids", ids, sizeof(ids)) < 0)
+		return false;
+	pairs = pod_pairs(buf, want);
+	return pairs > 0 && pairs == pod_pairs(ids, -1);
+}
+
 /* kernel log records since @fd that name @wq and nr_idle_extra */
 static int clamp_notes(int fd, const char *wq, char *last, size_t len)
 {
@@ -1055,7 +1099,7 @@ TEST_F_TIMEOUT(glob, global_updates_never_fail_on_reserve, 300)
 {
 	const int RESERVE = 40;
 	int ret, pools, per_pool, workers, fd, notes;
-	char note[512] = "";
+	char note[512] = "", eff[1024];
 
 	if (sysconf(_SC_NPROCESSORS_ONLN) < 2)
 		SKIP(return, "needs 2 online CPUs");
@@ -1068,6 +1112,10 @@ TEST_F_TIMEOUT(glob, global_updates_never_fail_on_reserve, 300)
 	}
 	TH_LOG("%s: nr_idle_extra %d on %d pool(s)", self->wq, RESERVE,
 	       nr_pools(self->wq));
+	EXPECT_TRUE(effective_reserve_is(self->wq, RESERVE, eff, sizeof(eff))) {
+		TH_LOG("%s: nr_idle_extra_effective '%s', want %d per pool",
+		       self->wq, eff, RESERVE);
+	}
 
 	fd = kmsg_open_at_end();
 	ASSERT_LE(0, fd);
@@ -1098,6 +1146,12 @@ TEST_F_TIMEOUT(glob, global_updates_never_fail_on_reserve, 300)
 		EXPECT_LT(0, notes) {
 			TH_LOG("reserve of %s clamped without a word", self->wq);
 		}
+	}
+	/* what it reads: the clamped share, where nr_idle_extra reads 40 */
+	EXPECT_TRUE(effective_reserve_is(self->wq, per_pool, eff,
+					 sizeof(eff))) {
+		TH_LOG("%s: nr_idle_extra_effective '%s', want %d per pool",
+		       self->wq, eff, per_pool);
 	}
 	/* what is really held: at most 64 in reserve over its pools */
 	EXPECT_LE(per_pool + 1, wait_filled(self->wq, per_pool + 1, 90));

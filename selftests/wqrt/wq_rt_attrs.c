@@ -22,6 +22,7 @@
  */
 #define _GNU_SOURCE
 #include <pthread.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 
 #include "kselftest_harness.h"
@@ -735,9 +736,20 @@ struct priv_write {
 	const char *attr, *val;
 };
 
+/* a file of mode 0444, such as max_active of an ordered workqueue */
+static bool wq_read_only(const char *wq, const char *attr)
+{
+	char path[256];
+	struct stat st;
+
+	wq_path(path, sizeof(path), wq, attr);
+	return !stat(path, &st) && !(st.st_mode & 0222);
+}
+
 /*
  * In a child without CAP_SYS_NICE, write each of @writes to @wq (those it
- * has); returns how many did not get @want (0 for success), each said.
+ * has writable); returns how many did not get @want (0 for success), each
+ * said.
  */
 static int unprivileged_writes(struct __test_metadata *_metadata,
 			       const char *wq, const struct priv_write *writes,
@@ -760,7 +772,8 @@ static int unprivileged_writes(struct __test_metadata *_metadata,
 		for (i = 0; i < n; i++) {
 			int ret;
 
-			if (!wq_has(wq, writes[i].attr))
+			if (!wq_has(wq, writes[i].attr) ||
+			    wq_read_only(wq, writes[i].attr))
 				continue;
 			ret = wq_set(wq, writes[i].attr, writes[i].val);
 			if (ret != want) {
@@ -783,8 +796,9 @@ static int unprivileged_writes(struct __test_metadata *_metadata,
  * On an RT workqueue, every write that would create workers or move them
  * (cpumask, affinity_scope, affinity_strict), or change them (nice, which
  * applies again once the policy is normal, the scheduling attributes and
- * the reserve) fails with EPERM without CAP_SYS_NICE and changes nothing,
- * on the unbound and on the ordered workqueue.
+ * the reserve), or let more of them run at once (max_active) fails with
+ * EPERM without CAP_SYS_NICE and changes nothing, on the unbound and on
+ * the ordered workqueue.
  */
 TEST_F(rt, unprivileged_writer_gets_eperm)
 {
@@ -793,7 +807,7 @@ TEST_F(rt, unprivileged_writer_gets_eperm)
 		{ "rtprio", "50" }, { "private", "1" },
 		{ "nr_idle_extra", "4" }, { "cpumask", "1" },
 		{ "affinity_scope", "cpu" }, { "affinity_strict", "1" },
-		{ "nice", "5" },
+		{ "nice", "5" }, { "max_active", "7" },
 	};
 	static const char * const wqs[] = { WQ, ORD };
 	struct wq_snap before, after;
@@ -818,6 +832,66 @@ TEST_F(rt, unprivileged_writer_gets_eperm)
 		EXPECT_EQ(50, wq_get_int(wqs[k], "rtprio"));
 		EXPECT_EQ(0, wq_set(wqs[k], "cpumask", "1"));
 	}
+}
+
+/* write @val to @path in a child without CAP_SYS_NICE: 0 or -errno */
+static int unprivileged_write(const char *path, const char *val)
+{
+	int status;
+	pid_t pid;
+
+	pid = fork();
+	if (pid < 0)
+		return -errno;
+	if (pid == 0) {
+		int ret;
+
+		if (wqrt_drop_cap(CAP_SYS_NICE))
+			_exit(100);
+		ret = wqrt_write(path, val);
+		_exit(ret < 0 ? -ret : 0);
+	}
+	if (waitpid(pid, &status, 0) != pid || !WIFEXITED(status))
+		return -ECHILD;
+	return -WEXITSTATUS(status);
+}
+
+#define UNBOUND_CPUMASK WQ_DIR "/cpumask"
+#define AFFN_DFL "/sys/module/workqueue/parameters/default_affinity_scope"
+
+/*
+ * While a workqueue is RT, a change of the unbound cpumask or of the default
+ * affinity scope creates its workers again, on CPUs the writer picks: without
+ * CAP_SYS_NICE each fails with EPERM and changes nothing, with it each works
+ * (and is put back).
+ */
+TEST_F(rt, unprivileged_global_writes_with_rt_workqueue)
+{
+	char mask[256], scope[64], was[256];
+	const char *other_scope;
+
+	ASSERT_EQ(0, set_sched(WQ, "fifo", 5));
+	ASSERT_LT(0, wqrt_read(UNBOUND_CPUMASK, mask, sizeof(mask)));
+	ASSERT_LT(0, wqrt_read(AFFN_DFL, scope, sizeof(scope)));
+	other_scope = strcmp(scope, "system") ? "system" : "cache";
+
+	if (cpu_count_possible() > 1 && strcmp(mask, "1")) {
+		EXPECT_EQ(-EPERM, unprivileged_write(UNBOUND_CPUMASK, "1"));
+		ASSERT_LT(0, wqrt_read(UNBOUND_CPUMASK, was, sizeof(was)));
+		EXPECT_STREQ(mask, was);
+		EXPECT_EQ(0, wqrt_write(UNBOUND_CPUMASK, "1"));
+		EXPECT_EQ(0, wqrt_write(UNBOUND_CPUMASK, mask));
+	} else {
+		TH_LOG("one CPU in the unbound cpumask: no other mask to write");
+	}
+
+	EXPECT_EQ(-EPERM, unprivileged_write(AFFN_DFL, other_scope));
+	ASSERT_LT(0, wqrt_read(AFFN_DFL, was, sizeof(was)));
+	EXPECT_STREQ(scope, was);
+	EXPECT_EQ(0, wqrt_write(AFFN_DFL, other_scope));
+	EXPECT_EQ(0, wqrt_write(AFFN_DFL, scope));
+	/* writing the value it has creates nothing and needs nothing */
+	EXPECT_EQ(0, unprivileged_write(AFFN_DFL, scope));
 }
 
 /*
