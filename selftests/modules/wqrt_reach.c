@@ -52,6 +52,8 @@
 #include <linux/string.h>
 #include <linux/workqueue.h>
 
+#include "wqrt_attrs.h"
+
 static struct {
 	const char *name;
 	unsigned int flags;
@@ -96,41 +98,21 @@ static void reach_fn(struct work_struct *work)
 	atomic_inc(&reach_ran);
 }
 
+static int reach_fill(struct workqueue_attrs *attrs, void *arg)
+{
+	attrs->nice = 5;
+	attrs->affn_strict = true;
+	return 0;
+}
+
 /*
  * apply_workqueue_attrs() with nice 5, affinity_strict 1 and every CPU, as a
- * driver applies fresh attributes. Not exported but by the test kernels'
- * debug knobs: -EOPNOTSUPP elsewhere.
+ * driver applies fresh attributes; -EOPNOTSUPP on a kernel without the test
+ * kernels' exports, see wqrt_attrs.h.
  */
 static int reach_driver_apply(struct workqueue_struct *wq)
 {
-	struct workqueue_attrs *(*alloc_attrs)(void);
-	void (*free_attrs)(struct workqueue_attrs *attrs);
-	int (*apply)(struct workqueue_struct *wq,
-		     const struct workqueue_attrs *attrs);
-	struct workqueue_attrs *attrs;
-	int ret = -EOPNOTSUPP;
-
-	alloc_attrs = symbol_get(alloc_workqueue_attrs);
-	free_attrs = symbol_get(free_workqueue_attrs);
-	apply = symbol_get(apply_workqueue_attrs);
-	if (!alloc_attrs || !free_attrs || !apply)
-		goto out_put;
-	ret = -ENOMEM;
-	attrs = alloc_attrs();
-	if (!attrs)
-		goto out_put;
-	attrs->nice = 5;
-	attrs->affn_strict = true;
-	ret = apply(wq, attrs);
-	free_attrs(attrs);
-out_put:
-	if (apply)
-		symbol_put(apply_workqueue_attrs);
-	if (free_attrs)
-		symbol_put(free_workqueue_attrs);
-	if (alloc_attrs)
-		symbol_put(alloc_workqueue_attrs);
-	return ret;
+	return wqrt_apply_attrs(wq, reach_fill, NULL);
 }
 
 /* the driver's own workqueue_sysfs_register(), -EOPNOTSUPP if not exported */

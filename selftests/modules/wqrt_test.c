@@ -103,6 +103,7 @@
 #include <linux/wait.h>
 #include <linux/workqueue.h>
 
+#include "wqrt_attrs.h"
 #include "wqrt_run.h"
 
 static int ordered_sysfs = -1;
@@ -1301,24 +1302,39 @@ static ssize_t pwq_check_cmd(char *args, struct seq_buf *out)
  * not exported: a test kernel's debug knobs export them, elsewhere the
  * command fails with EOPNOTSUPP.
  */
+struct apply_args {
+	unsigned int private, policy, rtprio, nice;
+};
+
+static int apply_fill(struct workqueue_attrs *attrs, void *arg)
+{
+	struct apply_args *a = arg;
+
+#ifdef WQRT_ATTRS_HAVE_POLICY
+	attrs->policy = a->policy;
+	attrs->rtprio = a->rtprio;
+	attrs->private = a->private;
+#else
+	if (a->policy || a->rtprio || a->private)
+		return -EOPNOTSUPP;
+#endif
+	attrs->nice = a->nice;
+	return 0;
+}
+
 static ssize_t apply_cmd(char *args, struct seq_buf *out)
 {
-	struct workqueue_attrs *(*alloc_attrs)(void);
-	void (*free_attrs)(struct workqueue_attrs *attrs);
-	int (*apply)(struct workqueue_struct *wq,
-		     const struct workqueue_attrs *attrs);
-	unsigned int private = 0, policy = 0, rtprio = 0, nice = 0;
+	struct apply_args a = {};
 	const char *key = "unbound";
 	struct kv kvs[] = {
 		{ "wq", &key, NULL, 0 },
-		{ "private", NULL, &private, 1 },
-		{ "policy", NULL, &policy, SCHED_RR },
-		{ "rtprio", NULL, &rtprio, MAX_RT_PRIO - 1 },
-		{ "nice", NULL, &nice, MAX_NICE },
+		{ "private", NULL, &a.private, 1 },
+		{ "policy", NULL, &a.policy, SCHED_RR },
+		{ "rtprio", NULL, &a.rtprio, MAX_RT_PRIO - 1 },
+		{ "nice", NULL, &a.nice, MAX_NICE },
 	};
-	struct workqueue_attrs *attrs;
 	struct twq *t;
-	int ret = -EOPNOTSUPP;
+	int ret;
 
 	if (parse_kv(args, kvs, ARRAY_SIZE(kvs)))
 		return -EINVAL;
@@ -1326,39 +1342,11 @@ static ssize_t apply_cmd(char *args, struct seq_buf *out)
 	if (!t || !t->owned)
 		return -EINVAL;
 
-	alloc_attrs = symbol_get(alloc_workqueue_attrs);
-	free_attrs = symbol_get(free_workqueue_attrs);
-	apply = symbol_get(apply_workqueue_attrs);
-	if (!alloc_attrs || !free_attrs || !apply)
-		goto out_put;
-	attrs = alloc_attrs();
-	ret = -ENOMEM;
-	if (!attrs)
-		goto out_put;
-#ifdef WQRT_ATTRS_HAVE_POLICY
-	attrs->policy = policy;
-	attrs->rtprio = rtprio;
-	attrs->private = private;
-#else
-	ret = -EOPNOTSUPP;
-	if (policy || rtprio || private)
-		goto out_free;
-#endif
-	attrs->nice = nice;
-	ret = apply(t->wq, attrs);
+	ret = wqrt_apply_attrs(t->wq, apply_fill, &a);
+	if (ret == -EOPNOTSUPP)
+		return ret;
 	seq_buf_printf(out, "wq=%s applied=%d err=%d result=%s\n", t->name,
 		       !ret, ret, ret ? "FAIL" : "PASS");
-#ifndef WQRT_ATTRS_HAVE_POLICY
-out_free:
-#endif
-	free_attrs(attrs);
-out_put:
-	if (apply)
-		symbol_put(apply_workqueue_attrs);
-	if (free_attrs)
-		symbol_put(free_workqueue_attrs);
-	if (alloc_attrs)
-		symbol_put(alloc_workqueue_attrs);
 	return ret;
 }
 
