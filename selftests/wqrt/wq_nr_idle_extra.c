@@ -987,7 +987,6 @@ TEST_F_TIMEOUT(nie, round_trip_and_bad_values, 120)
 
 /* ---- global updates: the unbound cpumask, the default scope, hotplug ---- */
 
-#define GLOBAL_CPUMASK	WQ_DIR "/cpumask"
 
 /*
  * The issue's reproduction, on writeback when the kernel has it in sysfs:
@@ -1019,7 +1018,7 @@ FIXTURE_SETUP(glob)
 		SKIP(return, "kernel without nr_idle_extra");
 	ASSERT_LE(0, wqparam_get("default_affinity_scope", self->scope,
 				 sizeof(self->scope)));
-	ASSERT_LE(0, wqrt_read(GLOBAL_CPUMASK, self->cpumask,
+	ASSERT_LE(0, wqrt_read(WQ_UNBOUND_CPUMASK, self->cpumask,
 			       sizeof(self->cpumask)));
 	self->reserve = wq_get_int(self->wq, "nr_idle_extra");
 	self->ready = true;
@@ -1031,32 +1030,9 @@ FIXTURE_TEARDOWN(glob)
 		return;
 	if (cpu_hotpluggable(1))
 		cpu_set_online(1, true);
-	wqrt_write(GLOBAL_CPUMASK, self->cpumask);
+	wqrt_write(WQ_UNBOUND_CPUMASK, self->cpumask);
 	wqparam_set("default_affinity_scope", self->scope);
 	EXPECT_EQ(0, wq_set_int(self->wq, "nr_idle_extra", self->reserve));
-}
-
-/*
- * The "pod:N" pairs of @s: how many, or -1 if one is malformed or, with
- * @want >= 0, has another N.
- */
-static int pod_pairs(const char *s, int want)
-{
-	int n = 0, pod, val, used;
-
-	while (*s) {
-		while (isspace((unsigned char)*s))
-			s++;
-		if (!*s)
-			break;
-		if (sscanf(s, "%d:%d%n", &pod, &val, &used) != 2)
-			return -1;
-		if (want >= 0 && val != want)
-			return -1;
-		s += used;
-		n++;
-	}
-	return n;
 }
 
 /*
@@ -1066,18 +1042,23 @@ static int pod_pairs(const char *s, int want)
 static bool effective_reserve_is(const char *wq, int want, char *buf,
 				 size_t len)
 {
-	char ids[1024];
-	int pairs;
+	int vals[256], ids[256], n, i;
+	char pools[1024];
 
 	if (wq_get(wq, "nr_idle_extra_effective", buf, len) < 0) {
 		snprintf(buf, len, "(cannot read %s/nr_idle_extra_effective)",
 			 wq);
 		return false;
 	}
-	if (wq_get(wq, "pool_ids", ids, sizeof(ids)) < 0)
+	if (wq_get(wq, "pool_ids", pools, sizeof(pools)) < 0)
 		return false;
-	pairs = pod_pairs(buf, want);
-	return pairs > 0 && pairs == pod_pairs(ids, -1);
+	n = parse_pod_values(buf, vals, 256, false);
+	if (n <= 0 || n != parse_pod_values(pools, ids, 256, false))
+		return false;
+	for (i = 0; i < n; i++)
+		if (vals[i] != want)
+			return false;
+	return true;
 }
 
 /* kernel log records since @fd that name @wq and nr_idle_extra */
@@ -1121,12 +1102,12 @@ TEST_F_TIMEOUT(glob, global_updates_never_fail_on_reserve, 300)
 	ASSERT_LE(0, fd);
 	/* more pools than the reserve allows: clamped, not refused */
 	ASSERT_EQ(0, wqparam_set("default_affinity_scope", "cpu"));
-	ret = wqrt_write(GLOBAL_CPUMASK, "1");
+	ret = wqrt_write(WQ_UNBOUND_CPUMASK, "1");
 	EXPECT_EQ(0, ret) {
 		TH_LOG("narrowing the unbound cpumask to CPU 0: %s",
 		       strerror(-ret));
 	}
-	ret = wqrt_write(GLOBAL_CPUMASK, self->cpumask);
+	ret = wqrt_write(WQ_UNBOUND_CPUMASK, self->cpumask);
 	EXPECT_EQ(0, ret) {
 		TH_LOG("widening the unbound cpumask back to %s: %s",
 		       self->cpumask, strerror(-ret));

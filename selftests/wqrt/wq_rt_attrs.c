@@ -747,6 +747,63 @@ static bool wq_read_only(const char *wq, const char *attr)
 }
 
 /*
+ * Run @fn(@arg) in a child without CAP_SYS_NICE, uid 0 still; returns its
+ * exit status, 100 if the capability could not be dropped, or -1 if the
+ * child could not be run or did not exit.
+ */
+static int without_cap_sys_nice(int (*fn)(void *arg), void *arg)
+{
+	int status;
+	pid_t pid;
+
+	pid = fork();
+	if (pid < 0)
+		return -1;
+	if (pid == 0) {
+		if (wqrt_drop_cap(CAP_SYS_NICE)) {
+			fprintf(stderr, "# cannot drop CAP_SYS_NICE: %s\n",
+				strerror(errno));
+			_exit(100);
+		}
+		_exit(fn(arg));
+	}
+	if (waitpid(pid, &status, 0) != pid || !WIFEXITED(status))
+		return -1;
+	return WEXITSTATUS(status);
+}
+
+struct priv_writes {
+	const char *wq;
+	const struct priv_write *writes;
+	int n, want;
+};
+
+/* each of the writes to the workqueue it has writable: how many went wrong */
+static int priv_writes_run(void *arg)
+{
+	const struct priv_writes *w = arg;
+	int i, bad = 0;
+
+	for (i = 0; i < w->n; i++) {
+		const struct priv_write *pw = &w->writes[i];
+		int ret;
+
+		if (!wq_has(w->wq, pw->attr) || wq_read_only(w->wq, pw->attr))
+			continue;
+		ret = wq_set(w->wq, pw->attr, pw->val);
+		if (ret != w->want) {
+			fprintf(stderr,
+				"# %s: %s <- %s without CAP_SYS_NICE: %s, want %s\n",
+				w->wq, pw->attr, pw->val,
+				ret ? strerror(-ret) : "accepted",
+				w->want ? strerror(-w->want) : "success");
+			bad++;
+		}
+	}
+	return bad;
+}
+
+/*
  * In a child without CAP_SYS_NICE, write each of @writes to @wq (those it
  * has writable); returns how many did not get @want (0 for success), each
  * said.
@@ -755,41 +812,9 @@ static int unprivileged_writes(struct __test_metadata *_metadata,
 			       const char *wq, const struct priv_write *writes,
 			       int n, int want)
 {
-	int status, i;
-	pid_t pid;
+	struct priv_writes w = { wq, writes, n, want };
 
-	pid = fork();
-	if (pid < 0)
-		return -1;
-	if (pid == 0) {
-		int bad = 0;
-
-		if (wqrt_drop_cap(CAP_SYS_NICE)) {
-			fprintf(stderr, "# cannot drop CAP_SYS_NICE: %s\n",
-				strerror(errno));
-			_exit(100);
-		}
-		for (i = 0; i < n; i++) {
-			int ret;
-
-			if (!wq_has(wq, writes[i].attr) ||
-			    wq_read_only(wq, writes[i].attr))
-				continue;
-			ret = wq_set(wq, writes[i].attr, writes[i].val);
-			if (ret != want) {
-				fprintf(stderr,
-					"# %s: %s <- %s without CAP_SYS_NICE: %s, want %s\n",
-					wq, writes[i].attr, writes[i].val,
-					ret ? strerror(-ret) : "accepted",
-					want ? strerror(-want) : "success");
-				bad++;
-			}
-		}
-		_exit(bad);
-	}
-	if (waitpid(pid, &status, 0) != pid || !WIFEXITED(status))
-		return -1;
-	return WEXITSTATUS(status);
+	return without_cap_sys_nice(priv_writes_run, &w);
 }
 
 /*
@@ -834,30 +859,28 @@ TEST_F(rt, unprivileged_writer_gets_eperm)
 	}
 }
 
+struct priv_file_write {
+	const char *path, *val;
+};
+
+static int priv_file_write_run(void *arg)
+{
+	const struct priv_file_write *w = arg;
+	int ret = wqrt_write(w->path, w->val);
+
+	return ret < 0 ? -ret : 0;
+}
+
 /* write @val to @path in a child without CAP_SYS_NICE: 0 or -errno */
 static int unprivileged_write(const char *path, const char *val)
 {
-	int status;
-	pid_t pid;
+	struct priv_file_write w = { path, val };
+	int status = without_cap_sys_nice(priv_file_write_run, &w);
 
-	pid = fork();
-	if (pid < 0)
-		return -errno;
-	if (pid == 0) {
-		int ret;
-
-		if (wqrt_drop_cap(CAP_SYS_NICE))
-			_exit(100);
-		ret = wqrt_write(path, val);
-		_exit(ret < 0 ? -ret : 0);
-	}
-	if (waitpid(pid, &status, 0) != pid || !WIFEXITED(status))
-		return -ECHILD;
-	return -WEXITSTATUS(status);
+	return status < 0 ? -ECHILD : -status;
 }
 
-#define UNBOUND_CPUMASK WQ_DIR "/cpumask"
-#define AFFN_DFL "/sys/module/workqueue/parameters/default_affinity_scope"
+#define AFFN_DFL "default_affinity_scope"
 
 /*
  * While a workqueue is RT, a change of the unbound cpumask or of the default
@@ -871,27 +894,28 @@ TEST_F(rt, unprivileged_global_writes_with_rt_workqueue)
 	const char *other_scope;
 
 	ASSERT_EQ(0, set_sched(WQ, "fifo", 5));
-	ASSERT_LT(0, wqrt_read(UNBOUND_CPUMASK, mask, sizeof(mask)));
-	ASSERT_LT(0, wqrt_read(AFFN_DFL, scope, sizeof(scope)));
+	ASSERT_LT(0, wqrt_read(WQ_UNBOUND_CPUMASK, mask, sizeof(mask)));
+	ASSERT_LT(0, wqparam_get(AFFN_DFL, scope, sizeof(scope)));
 	other_scope = strcmp(scope, "system") ? "system" : "cache";
 
 	if (cpu_count_possible() > 1 && strcmp(mask, "1")) {
-		EXPECT_EQ(-EPERM, unprivileged_write(UNBOUND_CPUMASK, "1"));
-		ASSERT_LT(0, wqrt_read(UNBOUND_CPUMASK, was, sizeof(was)));
+		EXPECT_EQ(-EPERM, unprivileged_write(WQ_UNBOUND_CPUMASK, "1"));
+		ASSERT_LT(0, wqrt_read(WQ_UNBOUND_CPUMASK, was, sizeof(was)));
 		EXPECT_STREQ(mask, was);
-		EXPECT_EQ(0, wqrt_write(UNBOUND_CPUMASK, "1"));
-		EXPECT_EQ(0, wqrt_write(UNBOUND_CPUMASK, mask));
+		EXPECT_EQ(0, wqrt_write(WQ_UNBOUND_CPUMASK, "1"));
+		EXPECT_EQ(0, wqrt_write(WQ_UNBOUND_CPUMASK, mask));
 	} else {
 		TH_LOG("one CPU in the unbound cpumask: no other mask to write");
 	}
 
-	EXPECT_EQ(-EPERM, unprivileged_write(AFFN_DFL, other_scope));
-	ASSERT_LT(0, wqrt_read(AFFN_DFL, was, sizeof(was)));
+	EXPECT_EQ(-EPERM, unprivileged_write(WQPARAM_DIR "/" AFFN_DFL,
+					     other_scope));
+	ASSERT_LT(0, wqparam_get(AFFN_DFL, was, sizeof(was)));
 	EXPECT_STREQ(scope, was);
-	EXPECT_EQ(0, wqrt_write(AFFN_DFL, other_scope));
-	EXPECT_EQ(0, wqrt_write(AFFN_DFL, scope));
+	EXPECT_EQ(0, wqparam_set(AFFN_DFL, other_scope));
+	EXPECT_EQ(0, wqparam_set(AFFN_DFL, scope));
 	/* writing the value it has creates nothing and needs nothing */
-	EXPECT_EQ(0, unprivileged_write(AFFN_DFL, scope));
+	EXPECT_EQ(0, unprivileged_write(WQPARAM_DIR "/" AFFN_DFL, scope));
 }
 
 /*

@@ -33,6 +33,8 @@
 #define WQ_DIR		"/sys/devices/virtual/workqueue"
 #define DBG_DIR		"/sys/kernel/debug/wqrt_test"
 #define WQPARAM_DIR	"/sys/module/workqueue/parameters"
+/* the unbound cpumask, which cpuset isolation rewrites */
+#define WQ_UNBOUND_CPUMASK	WQ_DIR "/cpumask"
 #define CPU_DIR		"/sys/devices/system/cpu"
 
 #define WQ_UNBOUND_NAME	"wqrt_test_unbound"
@@ -684,26 +686,37 @@ static inline int pool_workers_idle(int pool, int *idle)
 	return n;
 }
 
-/* "pod:pool pod:pool ..." -> distinct pool ids; returns count or -1. */
-static inline int parse_pool_ids(const char *s, int *ids, int max)
+/*
+ * "pod:N pod:N ..." (pool_ids, nr_idle_extra_effective) -> the Ns, at most
+ * @max of them, in order; with @distinct each N once. Returns how many were
+ * stored, or -1 if a pair is malformed.
+ */
+static inline int parse_pod_values(const char *s, int *vals, int max,
+				   bool distinct)
 {
-	int n = 0, pod, pool, used, i;
+	int n = 0, pod, val, used, i;
 
 	while (*s) {
 		while (isspace((unsigned char)*s))
 			s++;
 		if (!*s)
 			break;
-		if (sscanf(s, "%d:%d%n", &pod, &pool, &used) != 2)
+		if (sscanf(s, "%d:%d%n", &pod, &val, &used) != 2)
 			return -1;
 		s += used;
-		for (i = 0; i < n; i++)
-			if (ids[i] == pool)
+		for (i = 0; distinct && i < n; i++)
+			if (vals[i] == val)
 				break;
-		if (i == n && n < max)
-			ids[n++] = pool;
+		if ((!distinct || i == n) && n < max)
+			vals[n++] = val;
 	}
 	return n;
+}
+
+/* "pod:pool pod:pool ..." -> distinct pool ids; returns count or -1. */
+static inline int parse_pool_ids(const char *s, int *ids, int max)
+{
+	return parse_pod_values(s, ids, max, true);
 }
 
 static inline int wq_pool_ids(const char *wq, int *ids, int max)
