@@ -208,10 +208,10 @@ static int probe_locked_alloc(void)
 
 static int probe_set(const char *val, const struct kernel_param *kp)
 {
-	char cmd[16];
+	char buf[16], *cmd;
 
-	strscpy(cmd, val, sizeof(cmd));
-	strim(cmd);
+	strscpy(buf, val, sizeof(buf));
+	cmd = strim(buf);
 
 	guard(mutex)(&probe_mutex);
 	if (!strcmp(cmd, "alloc")) {
