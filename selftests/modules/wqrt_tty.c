@@ -53,6 +53,21 @@
  *          linked before registration fails to register (its device name
  *          is taken) and is registered again: the port must be linked to
  *          the workqueue of its driver, and its data received.
+ *   reregister
+ *          a fourth driver ("ttyWQRTa", "wqrt_tty_again") with a port
+ *          linked before registration is registered, unregistered and
+ *          registered again, which fails (its devices are still there):
+ *          the port, which may be receiving, must keep its link to the
+ *          driver's workqueue, and its data must still be received there.
+ *   reload_prepare
+ *          a module loaded again, as far as the tty layer can tell: a
+ *          driver ("ttyWQRTl", "wqrt_tty_reload") whose port is never
+ *          destroyed is unregistered and put, and a new driver of the same
+ *          names is registered with a port of its own, which stays.
+ *   reload_check [policy=fifo]
+ *          data for the new driver's port must be received in a kworker of
+ *          the policy (the test gave it to the workqueue of that name in
+ *          sysfs, which must be the new driver's); then both drivers go.
  *
  * Only exported symbols are used; on a kernel without flip buffer
  * workqueues the commands report result=SKIP.
@@ -140,6 +155,30 @@ static struct wdrv retry_drv = {
 	.flags = TTY_DRIVER_REAL_RAW,
 	.lock = __MUTEX_INITIALIZER(retry_drv.lock),
 };
+#endif
+
+#if HAVE_FLIP_WQ
+static struct wdrv again_drv = {
+	.name = "ttyWQRTa", .driver_name = "wqrt_tty_again",
+	.flags = TTY_DRIVER_REAL_RAW,
+	.lock = __MUTEX_INITIALIZER(again_drv.lock),
+};
+
+/* the same names, before and after the "reload" */
+static struct wdrv reload_old = {
+	.name = "ttyWQRTl", .driver_name = "wqrt_tty_reload",
+	.flags = TTY_DRIVER_REAL_RAW | TTY_DRIVER_DYNAMIC_DEV,
+	.lock = __MUTEX_INITIALIZER(reload_old.lock),
+};
+
+static struct wdrv reload_new = {
+	.name = "ttyWQRTl", .driver_name = "wqrt_tty_reload",
+	.flags = TTY_DRIVER_REAL_RAW | TTY_DRIVER_DYNAMIC_DEV,
+	.lock = __MUTEX_INITIALIZER(reload_new.lock),
+};
+
+/* the old driver's port, never destroyed by its "module": put at the end */
+static struct wport *reload_forgotten;
 #endif
 
 /* what the receive path saw; reset by each command */
@@ -923,6 +962,175 @@ static int run_register_retry(char *args, struct seq_buf *out)
 #endif
 }
 
+/* --- reregister ---------------------------------------------------- */
+
+static int run_reregister(char *args, struct seq_buf *out)
+{
+#if HAVE_FLIP_WQ
+	bool linked_first, received_first, kept_link, received_after = false;
+	struct tty_driver *t;
+	struct wport *wp;
+	long since;
+	int again;
+
+	stats_reset(-1);
+	t = wdrv_alloc(&again_drv);
+	if (IS_ERR(t))
+		return PTR_ERR(t);
+	wp = wport_alloc(&again_drv, 0);
+	if (!wp) {
+		tty_driver_kref_put(t);
+		return -ENOMEM;
+	}
+	tty_port_link_device(&wp->port, t, 0);
+	if (tty_register_driver(t)) {
+		tty_driver_kref_put(t);
+		tty_port_put(&wp->port);
+		return -EIO;
+	}
+	linked_first = t->flip_wq && wp->port.buf.flip_wq == t->flip_wq;
+	since = atomic_long_read(&wp->rx_calls);
+	received_first = linked_first && !push(wp, CHUNK) &&
+			 wait_receive(wp, since, 5000);
+
+	tty_unregister_driver(t);
+	/* its devices go only with the driver: this one fails */
+	again = tty_register_driver(t);
+	if (!again)
+		tty_unregister_driver(t);
+
+	/* the port was receiving all along: its link is not the retry's */
+	kept_link = t->flip_wq && wp->port.buf.flip_wq == t->flip_wq;
+	if (kept_link) {
+		since = atomic_long_read(&wp->rx_calls);
+		received_after = !push(wp, CHUNK) &&
+				 wait_receive(wp, since, 5000);
+	}
+	tty_driver_kref_put(t);
+	/* not linked right: its flip work ran elsewhere, done by now */
+	tty_port_put(&wp->port);
+
+	seq_buf_printf(out, "reregister linked_first=%d received_first=%d again=%d kept_link=%d received_after=%d ",
+		       linked_first, received_first, again, kept_link,
+		       received_after);
+	stats_print(out);
+	seq_buf_printf(out, " result=%s\n",
+		       linked_first && received_first && again && kept_link &&
+		       received_after ? "PASS" : "FAIL");
+	return 0;
+#else
+	seq_buf_printf(out, "reregister result=SKIP reason=no_flip_workqueues\n");
+	return 0;
+#endif
+}
+
+/* --- reload_prepare, reload_check ---------------------------------- */
+
+#if HAVE_FLIP_WQ
+/* the new driver and the old one's port; idempotent */
+static void reload_cleanup(void)
+{
+	wdrv_unregister(&reload_new);
+	if (reload_forgotten) {
+		/* drops the old driver, and with it its workqueue */
+		tty_port_put(&reload_forgotten->port);
+		reload_forgotten = NULL;
+	}
+}
+#endif
+
+static int run_reload_prepare(char *args, struct seq_buf *out)
+{
+#if HAVE_FLIP_WQ
+	struct tty_driver *t;
+	struct wport *wp;
+	struct device *dev;
+	bool old_linked;
+	int ret;
+
+	reload_cleanup();
+	stats_reset(-1);
+	t = wdrv_alloc(&reload_old);
+	if (IS_ERR(t))
+		return PTR_ERR(t);
+	ret = tty_register_driver(t);
+	if (ret) {
+		tty_driver_kref_put(t);
+		return ret;
+	}
+	wp = wport_alloc(&reload_old, 0);
+	if (!wp) {
+		ret = -ENOMEM;
+		goto put_driver;
+	}
+	dev = tty_port_register_device(&wp->port, t, 0, NULL);
+	if (IS_ERR(dev)) {
+		ret = PTR_ERR(dev);
+		tty_port_put(&wp->port);
+		goto put_driver;
+	}
+	old_linked = t->flip_wq && wp->port.buf.flip_wq == t->flip_wq;
+
+	/* the old module's exit: the port is never destroyed */
+	tty_unregister_device(t, 0);
+	reload_forgotten = wp;
+	tty_unregister_driver(t);
+	tty_driver_kref_put(t);
+
+	/* the module loaded again */
+	ret = wdrv_register(&reload_new);
+	if (!ret)
+		ret = wport_plug(&reload_new, 0);
+	if (ret) {
+		reload_cleanup();
+		return ret;
+	}
+	seq_buf_printf(out, "reload_prepare old_linked=%d result=%s\n",
+		       old_linked, old_linked ? "PASS" : "FAIL");
+	return 0;
+
+put_driver:
+	tty_unregister_driver(t);
+	tty_driver_kref_put(t);
+	return ret;
+#else
+	seq_buf_printf(out, "reload_prepare result=SKIP reason=no_flip_workqueues\n");
+	return 0;
+#endif
+}
+
+static int run_reload_check(char *args, struct seq_buf *out)
+{
+#if HAVE_FLIP_WQ
+	bool received = false;
+	struct wport *wp;
+	int policy, ret;
+	long since;
+
+	ret = parse_policy(args, &policy);
+	if (ret)
+		return ret;
+	wp = wport_get(&reload_new, 0);
+	if (!wp)
+		return -ENODEV;
+	stats_reset(policy);
+	since = atomic_long_read(&wp->rx_calls);
+	received = !push(wp, CHUNK) && wait_receive(wp, since, 5000);
+	tty_port_put(&wp->port);
+	reload_cleanup();
+
+	seq_buf_printf(out, "reload_check received=%d ", received);
+	stats_print(out);
+	seq_buf_printf(out, " result=%s\n",
+		       received && !atomic_long_read(&st.outside) ?
+		       "PASS" : "FAIL");
+	return 0;
+#else
+	seq_buf_printf(out, "reload_check result=SKIP reason=no_flip_workqueues\n");
+	return 0;
+#endif
+}
+
 /* ------------------------------------------------------------------ */
 /* debugfs                                                             */
 
@@ -940,6 +1148,12 @@ static ssize_t run_cmd(char *args, struct seq_buf *out)
 		return run_driver_gone(args, out);
 	if (!strcmp(cmd, "register_retry"))
 		return run_register_retry(args, out);
+	if (!strcmp(cmd, "reregister"))
+		return run_reregister(args, out);
+	if (!strcmp(cmd, "reload_prepare"))
+		return run_reload_prepare(args, out);
+	if (!strcmp(cmd, "reload_check"))
+		return run_reload_check(args, out);
 	return -EINVAL;
 }
 
@@ -1007,6 +1221,10 @@ static void __exit wqrt_tty_exit(void)
 	struct wport *wp, *next;
 
 	debugfs_remove_recursive(dbg_dir);
+#if HAVE_FLIP_WQ
+	/* a test stopped between reload_prepare and reload_check */
+	reload_cleanup();
+#endif
 	wdrv_unregister(&main_drv);
 	/* the ports destroyed too early: their flush work is long over */
 	list_for_each_entry_safe(wp, next, &graveyard, grave) {

@@ -347,4 +347,64 @@ TEST_F_TIMEOUT(tty, register_retry, 60)
 	EXPECT_FALSE(wqrt_exists(WQ_DIR "/ttyWQRTr-wqrt_tty_retry"));
 }
 
+/*
+ * A driver registered, unregistered and registered again, which fails: its
+ * port, linked by the first registration and receiving, keeps its link to
+ * the driver's workqueue, and its data is still received there.
+ */
+TEST_F_TIMEOUT(tty, failed_reregistration_keeps_links, 60)
+{
+	if (!flip_wqs())
+		SKIP(return, "kernel without tty flip buffer workqueues");
+	tty_run(_metadata, self->out, sizeof(self->out), "reregister");
+	EXPECT_EQ(1, kv_long(self->out, "linked_first", -1));
+	EXPECT_EQ(1, kv_long(self->out, "received_first", -1));
+	EXPECT_NE(0, kv_long(self->out, "again", 0)) {
+		TH_LOG("the second registration was meant to fail");
+	}
+	EXPECT_EQ(1, kv_long(self->out, "kept_link", -1)) {
+		TH_LOG("the failed registration unlinked a port that the first one linked");
+	}
+	EXPECT_EQ(1, kv_long(self->out, "received_after", -1));
+	EXPECT_TRUE(kv_pass(self->out));
+	EXPECT_FALSE(wqrt_exists(WQ_DIR "/ttyWQRTa-wqrt_tty_again"));
+}
+
+#define RELOAD_WQ "ttyWQRTl-wqrt_tty_reload"
+
+/*
+ * A driver module loaded again while the old driver's port was never
+ * destroyed (the old workqueue stays for it): the workqueue in sysfs under
+ * the driver's name is the new driver's, so the RT profile an administrator
+ * (or wqrtd, on the uevent) gives it reaches the new driver's data.
+ */
+TEST_F_TIMEOUT(tty, reloaded_driver_owns_the_name, 60)
+{
+	if (!flip_wqs())
+		SKIP(return, "kernel without tty flip buffer workqueues");
+	if (!wq_has(TTY_WQ, "policy"))
+		SKIP(return,
+		     "kernel without the workqueue RT series (no %s/policy)",
+		     TTY_WQ);
+	tty_run(_metadata, self->out, sizeof(self->out), "reload_prepare");
+	ASSERT_TRUE(kv_pass(self->out));
+	ASSERT_TRUE(wqrt_exists(WQ_DIR "/" RELOAD_WQ)) {
+		TH_LOG("the new driver's workqueue is not in sysfs");
+	}
+	/* the workqueue goes with the drivers: nothing to restore */
+	EXPECT_EQ(0, wq_set(RELOAD_WQ, "policy", "fifo"));
+	EXPECT_EQ(0, wq_set(RELOAD_WQ, "rtprio", "20"));
+	tty_run(_metadata, self->out, sizeof(self->out),
+		"reload_check policy=fifo");
+	EXPECT_EQ(1, kv_long(self->out, "received", -1));
+	EXPECT_EQ(0, kv_long(self->out, "outside", -1)) {
+		TH_LOG("the new driver's data ran outside the fifo workqueue: %s in sysfs is the old driver's",
+		       RELOAD_WQ);
+	}
+	EXPECT_TRUE(kv_pass(self->out));
+	EXPECT_FALSE(wqrt_exists(WQ_DIR "/" RELOAD_WQ)) {
+		TH_LOG("a workqueue of the drivers stayed after both went");
+	}
+}
+
 WQRT_HARNESS_MAIN("wqrt_tty", TTY_DBG "/info")
