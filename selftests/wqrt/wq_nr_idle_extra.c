@@ -715,6 +715,7 @@ TEST_F_TIMEOUT(nie, rescuer_runs_while_creation_stalls, 180)
 
 struct fifo_loops {
 	int ncpu;
+	double max_s;	/* how long the loops run at most; 0: HOG_MAX_S */
 	int err;
 	int stop;
 	int running;	/* loops that run at HOG_PRIO on their CPU */
@@ -730,7 +731,7 @@ static void *fifo_loop(void *arg)
 {
 	struct fifo_loop_arg *a = arg;
 	struct sched_param sp = { .sched_priority = HOG_PRIO };
-	double end = wqrt_now() + HOG_MAX_S;
+	double end = wqrt_now() + (a->loops->max_s ?: HOG_MAX_S);
 	cpu_set_t set;
 	int err;
 
@@ -853,6 +854,147 @@ TEST_F_TIMEOUT(nie, reserve_refills_under_fifo_loops, 120)
 	}
 	TH_LOG("reserve refilled %.2f s into the FIFO %d loops (%d CPU(s))",
 	       refilled, HOG_PRIO, loops.ncpu);
+}
+
+/* start a FIFO HOG_PRIO loop on each CPU; 0 once every one runs there */
+static int fifo_loops_start(struct fifo_loops *loops, double max_s)
+{
+	double start;
+	int i, ret;
+
+	loops->max_s = max_s;
+	loops->stop = 0;
+	loops->err = 0;
+	loops->running = 0;
+	for (i = 0; i < loops->ncpu; i++) {
+		loop_args[i].loops = loops;
+		loop_args[i].cpu = i;
+		ret = pthread_create(&loops->thread[i], NULL, fifo_loop,
+				     &loop_args[i]);
+		if (ret) {
+			/* those started end on their own, within max_s */
+			loops->ncpu = i;
+			return ret;
+		}
+	}
+	start = wqrt_now();
+	while (__atomic_load_n(&loops->running, __ATOMIC_ACQUIRE) < loops->ncpu &&
+	       !__atomic_load_n(&loops->err, __ATOMIC_ACQUIRE) &&
+	       wqrt_now() - start < 5)
+		wqrt_msleep(5);
+	if (__atomic_load_n(&loops->err, __ATOMIC_ACQUIRE))
+		return __atomic_load_n(&loops->err, __ATOMIC_ACQUIRE);
+	return __atomic_load_n(&loops->running, __ATOMIC_ACQUIRE) == loops->ncpu ?
+	       0 : ETIMEDOUT;
+}
+
+static void fifo_loops_stop(struct fifo_loops *loops)
+{
+	int i;
+
+	__atomic_store_n(&loops->stop, 1, __ATOMIC_RELEASE);
+	for (i = 0; i < loops->ncpu; i++)
+		pthread_join(loops->thread[i], NULL);
+}
+
+/*
+ * The manager of an RT pool refills its reserve one worker after the other,
+ * and each creation waits for kthreadd, SCHED_NORMAL, which SCHED_FIFO loops
+ * on every CPU leave only the fair server's share (50 ms a second per CPU).
+ * Releasing that pool waits for the manager with wq_pool_mutex held, which
+ * every attribute write and CPU hotplug take: POOL_RELEASING stops the
+ * manager after the creation in progress, so each of them must complete
+ * within a few creations' time, long before the loops end. Measured under
+ * the loops: the write that makes the refilling pool, the one that releases
+ * it (its pwq is released by a SCHED_NORMAL kthread worker, which then
+ * waits for the manager), CPU 1 offline and online (they take
+ * wq_pool_mutex after that), and one more write.
+ */
+TEST_F_TIMEOUT(nie, writes_and_hotplug_bounded_under_fifo_loops, 180)
+{
+	struct sched_param watch = { .sched_priority = WATCH_PRIO };
+	struct sched_param normal = { .sched_priority = 0 };
+	const double LOOPS_S = 60, BOUND_S = 10;
+	static struct fifo_loops loops;
+	const int N = 8;
+	double t, start, t_fill = -1, t_release = -1, t_off = -1, t_on = -1;
+	double t_after = -1, elapsed;
+	int ids[4], workers = -1, ret;
+	bool hotplug;
+
+	loops.ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+	if (loops.ncpu < 1 || loops.ncpu > 64)
+		SKIP(return, "%d online CPUs: want 1..64", loops.ncpu);
+	hotplug = loops.ncpu >= 2 && cpu_hotpluggable(1);
+	ASSERT_EQ(0, wq_fresh_pool(WQ, WQ_NICE_KEEP));
+	ASSERT_EQ(0, wq_set(WQ, "affinity_scope", "system"));
+	ASSERT_EQ(0, wq_set(WQ, "policy", "fifo"));
+	ASSERT_EQ(0, wq_set_int(WQ, "rtprio", POOL_PRIO));
+
+	ASSERT_EQ(0, sched_setscheduler(0, SCHED_FIFO, &watch)) {
+		TH_LOG("SCHED_FIFO %d for the test: %s", WATCH_PRIO,
+		       strerror(errno));
+	}
+	start = wqrt_now();
+	ret = fifo_loops_start(&loops, LOOPS_S);
+
+	if (!ret) {
+		/* a new pool, whose manager refills N under the loops */
+		t = wqrt_now();
+		if (!wq_set_int(WQ, "nr_idle_extra", N))
+			t_fill = wqrt_now() - t;
+		if (wq_pool_ids(WQ, ids, 4) == 1) {
+			t = wqrt_now();
+			while ((workers = pool_workers(ids[0], NULL, 0)) < 3 &&
+			       wqrt_now() - t < BOUND_S)
+				wqrt_msleep(20);
+		}
+		/* release it while its manager creates */
+		t = wqrt_now();
+		if (!wq_set(WQ, "nr_idle_extra", "0"))
+			t_release = wqrt_now() - t;
+		if (hotplug) {
+			t = wqrt_now();
+			if (!cpu_set_online(1, false))
+				t_off = wqrt_now() - t;
+			t = wqrt_now();
+			if (!cpu_set_online(1, true))
+				t_on = wqrt_now() - t;
+		}
+		t = wqrt_now();
+		if (!wq_set_int(WQ, "nr_idle_extra", 1))
+			t_after = wqrt_now() - t;
+	}
+	elapsed = wqrt_now() - start;
+	fifo_loops_stop(&loops);
+	sched_setscheduler(0, SCHED_OTHER, &normal);
+	if (hotplug)
+		cpu_set_online(1, true);
+
+	ASSERT_EQ(0, ret) {
+		TH_LOG("FIFO %d loops on %d CPU(s): %s", HOG_PRIO, loops.ncpu,
+		       strerror(ret));
+	}
+	TH_LOG("under FIFO %d loops on %d CPU(s): nr_idle_extra %d %.2f s, %d workers when released, release %.2f s, CPU 1 offline %.2f s, online %.2f s, next write %.2f s",
+	       HOG_PRIO, loops.ncpu, N, t_fill, workers, t_release, t_off,
+	       t_on, t_after);
+	/* all of it while the loops still ran: none waited for their end */
+	EXPECT_GT(LOOPS_S - 1, elapsed);
+	EXPECT_LE(0, t_fill);
+	EXPECT_GT(BOUND_S, t_fill);
+	EXPECT_LE(0, t_release);
+	EXPECT_GT(BOUND_S, t_release);
+	if (hotplug) {
+		EXPECT_LE(0, t_off);
+		EXPECT_GT(BOUND_S, t_off);
+		EXPECT_LE(0, t_on);
+		EXPECT_GT(BOUND_S, t_on);
+	}
+	EXPECT_LE(0, t_after);
+	EXPECT_GT(BOUND_S, t_after) {
+		TH_LOG("a write after the release of a refilling pool took %.2f s under the loops",
+		       t_after);
+	}
 }
 
 /* Every kworker of every pool of @wq runs @policy @prio; says who not. */
