@@ -130,52 +130,27 @@ struct wdrv {
 	struct wport *ports[WQRT_TTY_PORTS];
 };
 
-static struct wdrv main_drv = {
-	.name = "ttyWQRT", .driver_name = "wqrt_tty",
-	.flags = TTY_DRIVER_REAL_RAW | TTY_DRIVER_DYNAMIC_DEV,
-	.lock = __MUTEX_INITIALIZER(main_drv.lock),
-};
+/* a driver of the test: its names, its tty driver flags */
+#define WDRV(var, dev_name, drv_name, tty_flags)			\
+	static struct wdrv var = {					\
+		.name = dev_name, .driver_name = drv_name,		\
+		.flags = tty_flags,					\
+		.lock = __MUTEX_INITIALIZER(var.lock),			\
+	}
 
-static struct wdrv gone_drv = {
-	.name = "ttyWQRTg", .driver_name = "wqrt_tty_gone",
-	.flags = TTY_DRIVER_REAL_RAW,
-	.lock = __MUTEX_INITIALIZER(gone_drv.lock),
-};
+WDRV(main_drv, "ttyWQRT", "wqrt_tty", TTY_DRIVER_REAL_RAW | TTY_DRIVER_DYNAMIC_DEV);
+WDRV(gone_drv, "ttyWQRTg", "wqrt_tty_gone", TTY_DRIVER_REAL_RAW);
 
 #if HAVE_FLIP_WQ
 /* two drivers with the same device names: the second fails to register */
-static struct wdrv retry_blocker = {
-	.name = "ttyWQRTr", .driver_name = "wqrt_tty_block",
-	.flags = TTY_DRIVER_REAL_RAW,
-	.lock = __MUTEX_INITIALIZER(retry_blocker.lock),
-};
+WDRV(retry_blocker, "ttyWQRTr", "wqrt_tty_block", TTY_DRIVER_REAL_RAW);
+WDRV(retry_drv, "ttyWQRTr", "wqrt_tty_retry", TTY_DRIVER_REAL_RAW);
 
-static struct wdrv retry_drv = {
-	.name = "ttyWQRTr", .driver_name = "wqrt_tty_retry",
-	.flags = TTY_DRIVER_REAL_RAW,
-	.lock = __MUTEX_INITIALIZER(retry_drv.lock),
-};
-#endif
-
-#if HAVE_FLIP_WQ
-static struct wdrv again_drv = {
-	.name = "ttyWQRTa", .driver_name = "wqrt_tty_again",
-	.flags = TTY_DRIVER_REAL_RAW,
-	.lock = __MUTEX_INITIALIZER(again_drv.lock),
-};
+WDRV(again_drv, "ttyWQRTa", "wqrt_tty_again", TTY_DRIVER_REAL_RAW);
 
 /* the same names, before and after the "reload" */
-static struct wdrv reload_old = {
-	.name = "ttyWQRTl", .driver_name = "wqrt_tty_reload",
-	.flags = TTY_DRIVER_REAL_RAW | TTY_DRIVER_DYNAMIC_DEV,
-	.lock = __MUTEX_INITIALIZER(reload_old.lock),
-};
-
-static struct wdrv reload_new = {
-	.name = "ttyWQRTl", .driver_name = "wqrt_tty_reload",
-	.flags = TTY_DRIVER_REAL_RAW | TTY_DRIVER_DYNAMIC_DEV,
-	.lock = __MUTEX_INITIALIZER(reload_new.lock),
-};
+WDRV(reload_old, "ttyWQRTl", "wqrt_tty_reload", TTY_DRIVER_REAL_RAW | TTY_DRIVER_DYNAMIC_DEV);
+WDRV(reload_new, "ttyWQRTl", "wqrt_tty_reload", TTY_DRIVER_REAL_RAW | TTY_DRIVER_DYNAMIC_DEV);
 
 /* the old driver's port, never destroyed by its "module": put at the end */
 static struct wport *reload_forgotten;
