@@ -54,7 +54,7 @@
  *          is taken) and is registered again: the port must be linked to
  *          the workqueue of its driver, and its data received.
  *   reregister
- *          a fourth driver ("ttyWQRTa", "wqrt_tty_again") with a port
+ *          a fourth driver ("ttyWQRTr", "wqrt_tty_again") with a port
  *          linked before registration is registered, unregistered and
  *          registered again, which fails (its devices are still there):
  *          the port, which may be receiving, must keep its link to the
@@ -146,7 +146,7 @@ WDRV(gone_drv, "ttyWQRTg", "wqrt_tty_gone", TTY_DRIVER_REAL_RAW);
 WDRV(retry_blocker, "ttyWQRTr", "wqrt_tty_block", TTY_DRIVER_REAL_RAW);
 WDRV(retry_drv, "ttyWQRTr", "wqrt_tty_retry", TTY_DRIVER_REAL_RAW);
 
-WDRV(again_drv, "ttyWQRTa", "wqrt_tty_again", TTY_DRIVER_REAL_RAW);
+WDRV(again_drv, "ttyWQRTr", "wqrt_tty_again", TTY_DRIVER_REAL_RAW);
 
 /* the same names, before and after the "reload" */
 WDRV(reload_old, "ttyWQRTl", "wqrt_tty_reload", TTY_DRIVER_REAL_RAW | TTY_DRIVER_DYNAMIC_DEV);

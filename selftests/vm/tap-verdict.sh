@@ -63,8 +63,10 @@ fi
 # dump_stack() prints with nothing else to match.
 splat_re='BUG:|WARNING:|INFO: possible|INFO: trying to register|DEBUG_LOCKS_WARN_ON|turning off the locking correctness validator|KASAN|KFENCE|workqueue lockup|Kernel panic|Oops|INFO: task .* blocked for more than|ODEBUG:|general protection fault|detected stall|UBSAN:|Call [Tt]race:'
 # One trace is made on purpose: tty_flip's register_retry registers a
-# driver whose device name (ttyWQRTr0) a blocker already holds, and sysfs
-# dump_stack()s on the duplicate before the registration fails. Only the
+# driver whose device name (ttyWQRTr0) a blocker already holds, and its
+# failed_reregistration_keeps_links registers a driver (ttyWQRTr too) again
+# while its own devices are still there; sysfs dump_stack()s on the
+# duplicate before the registration fails. Only the
 # "Call Trace:" line of that one report, from sysfs's line for that name
 # to the kobject's -EEXIST for it, is left out; anything else in it
 # (a BUG, a WARNING) still counts.

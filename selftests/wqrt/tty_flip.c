@@ -367,7 +367,7 @@ TEST_F_TIMEOUT(tty, failed_reregistration_keeps_links, 60)
 	}
 	EXPECT_EQ(1, kv_long(self->out, "received_after", -1));
 	EXPECT_TRUE(kv_pass(self->out));
-	EXPECT_FALSE(wqrt_exists(WQ_DIR "/ttyWQRTa-wqrt_tty_again"));
+	EXPECT_FALSE(wqrt_exists(WQ_DIR "/ttyWQRTr-wqrt_tty_again"));
 }
 
 #define RELOAD_WQ "ttyWQRTl-wqrt_tty_reload"

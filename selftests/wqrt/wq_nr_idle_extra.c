@@ -985,7 +985,7 @@ TEST_F_TIMEOUT(nie, writes_and_hotplug_bounded_under_fifo_loops, 180)
 	struct sched_param normal = { .sched_priority = 0 };
 	const double LOOPS_S = 20, BOUND_S = 5;
 	static struct fifo_loops loops;
-	const int N = 8;
+	const int N = 48;
 	double t, start, t_fill = -1, t_release = -1, t_off = -1, t_on = -1;
 	double t_after = -1, elapsed;
 	int ids[4], workers = -1, lifted_n, ret;
@@ -1014,13 +1014,9 @@ TEST_F_TIMEOUT(nie, writes_and_hotplug_bounded_under_fifo_loops, 180)
 		t = wqrt_now();
 		if (!wq_set_int(WQ, "nr_idle_extra", N))
 			t_fill = wqrt_now() - t;
-		if (wq_pool_ids(WQ, ids, 4) == 1) {
-			t = wqrt_now();
-			while ((workers = pool_workers(ids[0], NULL, 0)) < 3 &&
-			       wqrt_now() - t < 2)
-				wqrt_msleep(20);
-		}
-		/* release it while its manager creates */
+		/* and release it while its manager creates */
+		if (wq_pool_ids(WQ, ids, 4) == 1)
+			workers = pool_workers(ids[0], NULL, 0);
 		t = wqrt_now();
 		if (!wq_set(WQ, "nr_idle_extra", "0"))
 			t_release = wqrt_now() - t;
@@ -1050,6 +1046,11 @@ TEST_F_TIMEOUT(nie, writes_and_hotplug_bounded_under_fifo_loops, 180)
 	TH_LOG("under FIFO %d loops on %d CPU(s), %d kernel RT threads lifted to %d: nr_idle_extra %d %.2f s, %d workers when released, release %.2f s, CPU 1 offline %.2f s, online %.2f s, next write %.2f s",
 	       HOG_PRIO, loops.ncpu, lifted_n, LIFT_PRIO, N, t_fill, workers,
 	       t_release, t_off, t_on, t_after);
+	/* the case: the manager was still filling the reserve */
+	EXPECT_GT(N + 1, workers) {
+		TH_LOG("the reserve of %d was full before the release: the release of a refilling pool was not exercised",
+		       N);
+	}
 	/* all of it while the loops still ran: none waited for their end */
 	EXPECT_GT(LOOPS_S - 1, elapsed);
 	EXPECT_LE(0, t_fill);
