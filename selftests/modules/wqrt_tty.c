@@ -487,6 +487,50 @@ static int wdrv_register(struct wdrv *d)
 	return 0;
 }
 
+/*
+ * A driver of @d whose port 0 is linked before registration, as drivers
+ * with static ports link theirs (tty_port_link_device()); not registered.
+ */
+static int wdrv_alloc_static(struct wdrv *d, struct tty_driver **driver,
+			     struct wport **port)
+{
+	struct tty_driver *t = wdrv_alloc(d);
+	struct wport *wp;
+
+	if (IS_ERR(t))
+		return PTR_ERR(t);
+	wp = wport_alloc(d, 0);
+	if (!wp) {
+		tty_driver_kref_put(t);
+		return -ENOMEM;
+	}
+	tty_port_link_device(&wp->port, t, 0);
+	*driver = t;
+	*port = wp;
+	return 0;
+}
+
+/* drop what wdrv_alloc_static() made: the port goes with its last put */
+static void wdrv_put_static(struct tty_driver *t, struct wport *wp)
+{
+	tty_driver_kref_put(t);
+	tty_port_put(&wp->port);
+}
+
+/* wdrv_alloc_static(), registered; nothing left if that fails */
+static int wdrv_register_static(struct wdrv *d, struct tty_driver **driver,
+				struct wport **port)
+{
+	int ret = wdrv_alloc_static(d, driver, port);
+
+	if (ret)
+		return ret;
+	ret = tty_register_driver(*driver);
+	if (ret)
+		wdrv_put_static(*driver, *port);
+	return ret;
+}
+
 /* unplug every port, unregister and put the driver */
 static void wdrv_unregister(struct wdrv *d)
 {
@@ -823,22 +867,10 @@ static int run_driver_gone(char *args, struct seq_buf *out)
 		return 0;
 	}
 	stats_reset(-1);
-	t = wdrv_alloc(&gone_drv);
-	if (IS_ERR(t))
-		return PTR_ERR(t);
-	wp = wport_alloc(&gone_drv, 0);
-	if (!wp) {
-		tty_driver_kref_put(t);
-		return -ENOMEM;
-	}
 	/* a static port: linked before registration, never registered */
-	tty_port_link_device(&wp->port, t, 0);
-	ret = tty_register_driver(t);
-	if (ret) {
-		tty_driver_kref_put(t);
-		tty_port_put(&wp->port);
+	ret = wdrv_register_static(&gone_drv, &t, &wp);
+	if (ret)
 		return ret;
-	}
 
 	since = atomic_long_read(&wp->rx_calls);
 	push(wp, CHUNK);
@@ -868,11 +900,16 @@ static int run_driver_gone(char *args, struct seq_buf *out)
 	return 0;
 }
 
+/*
+ * The commands below need flip buffer workqueues; on a kernel without
+ * them, run_cmd() reports each as skipped.
+ */
+#if HAVE_FLIP_WQ
+
 /* --- register_retry ------------------------------------------------ */
 
 static int run_register_retry(char *args, struct seq_buf *out)
 {
-#if HAVE_FLIP_WQ
 	struct tty_driver *t;
 	struct wport *wp;
 	bool stale_after_failure, linked_after_retry, received = false;
@@ -885,19 +922,11 @@ static int run_register_retry(char *args, struct seq_buf *out)
 	if (ret)
 		return ret;
 
-	t = wdrv_alloc(&retry_drv);
-	if (IS_ERR(t)) {
+	ret = wdrv_alloc_static(&retry_drv, &t, &wp);
+	if (ret) {
 		wdrv_unregister(&retry_blocker);
-		return PTR_ERR(t);
+		return ret;
 	}
-	wp = wport_alloc(&retry_drv, 0);
-	if (!wp) {
-		tty_driver_kref_put(t);
-		wdrv_unregister(&retry_blocker);
-		return -ENOMEM;
-	}
-	/* linked before registration, as a driver with static ports does */
-	tty_port_link_device(&wp->port, t, 0);
 
 	first = tty_register_driver(t);
 	/* a failed registration must leave no port on a workqueue it freed */
@@ -919,9 +948,8 @@ static int run_register_retry(char *args, struct seq_buf *out)
 	}
 	if (!ret)
 		tty_unregister_driver(t);
-	tty_driver_kref_put(t);
 	/* its flip work never ran where it was not linked right */
-	tty_port_put(&wp->port);
+	wdrv_put_static(t, wp);
 
 	seq_buf_printf(out, "register_retry first=%d stale_after_failure=%d retry=%d linked_after_retry=%d received=%d ",
 		       first, stale_after_failure, ret, linked_after_retry,
@@ -931,38 +959,22 @@ static int run_register_retry(char *args, struct seq_buf *out)
 		       first && !stale_after_failure && !ret &&
 		       linked_after_retry && received ? "PASS" : "FAIL");
 	return 0;
-#else
-	seq_buf_printf(out, "register_retry result=SKIP reason=no_flip_workqueues\n");
-	return 0;
-#endif
 }
 
 /* --- reregister ---------------------------------------------------- */
 
 static int run_reregister(char *args, struct seq_buf *out)
 {
-#if HAVE_FLIP_WQ
 	bool linked_first, received_first, kept_link, received_after = false;
 	struct tty_driver *t;
 	struct wport *wp;
 	long since;
-	int again;
+	int again, ret;
 
 	stats_reset(-1);
-	t = wdrv_alloc(&again_drv);
-	if (IS_ERR(t))
-		return PTR_ERR(t);
-	wp = wport_alloc(&again_drv, 0);
-	if (!wp) {
-		tty_driver_kref_put(t);
-		return -ENOMEM;
-	}
-	tty_port_link_device(&wp->port, t, 0);
-	if (tty_register_driver(t)) {
-		tty_driver_kref_put(t);
-		tty_port_put(&wp->port);
-		return -EIO;
-	}
+	ret = wdrv_register_static(&again_drv, &t, &wp);
+	if (ret)
+		return ret;
 	linked_first = t->flip_wq && wp->port.buf.flip_wq == t->flip_wq;
 	since = atomic_long_read(&wp->rx_calls);
 	received_first = linked_first && !push(wp, CHUNK) &&
@@ -981,9 +993,8 @@ static int run_reregister(char *args, struct seq_buf *out)
 		received_after = !push(wp, CHUNK) &&
 				 wait_receive(wp, since, 5000);
 	}
-	tty_driver_kref_put(t);
 	/* not linked right: its flip work ran elsewhere, done by now */
-	tty_port_put(&wp->port);
+	wdrv_put_static(t, wp);
 
 	seq_buf_printf(out, "reregister linked_first=%d received_first=%d again=%d kept_link=%d received_after=%d ",
 		       linked_first, received_first, again, kept_link,
@@ -993,15 +1004,10 @@ static int run_reregister(char *args, struct seq_buf *out)
 		       linked_first && received_first && again && kept_link &&
 		       received_after ? "PASS" : "FAIL");
 	return 0;
-#else
-	seq_buf_printf(out, "reregister result=SKIP reason=no_flip_workqueues\n");
-	return 0;
-#endif
 }
 
 /* --- reload_prepare, reload_check ---------------------------------- */
 
-#if HAVE_FLIP_WQ
 /* the new driver and the old one's port; idempotent */
 static void reload_cleanup(void)
 {
@@ -1012,45 +1018,37 @@ static void reload_cleanup(void)
 		reload_forgotten = NULL;
 	}
 }
-#endif
 
 static int run_reload_prepare(char *args, struct seq_buf *out)
 {
-#if HAVE_FLIP_WQ
 	struct tty_driver *t;
 	struct wport *wp;
-	struct device *dev;
 	bool old_linked;
 	int ret;
 
 	reload_cleanup();
 	stats_reset(-1);
-	t = wdrv_alloc(&reload_old);
-	if (IS_ERR(t))
-		return PTR_ERR(t);
-	ret = tty_register_driver(t);
+	ret = wdrv_register(&reload_old);
+	if (ret)
+		return ret;
+	ret = wport_plug(&reload_old, 0);
 	if (ret) {
-		tty_driver_kref_put(t);
+		wdrv_unregister(&reload_old);
 		return ret;
 	}
-	wp = wport_alloc(&reload_old, 0);
-	if (!wp) {
-		ret = -ENOMEM;
-		goto put_driver;
-	}
-	dev = tty_port_register_device(&wp->port, t, 0, NULL);
-	if (IS_ERR(dev)) {
-		ret = PTR_ERR(dev);
-		tty_port_put(&wp->port);
-		goto put_driver;
-	}
+	t = reload_old.tty;
+	wp = reload_old.ports[0];
 	old_linked = t->flip_wq && wp->port.buf.flip_wq == t->flip_wq;
 
-	/* the old module's exit: the port is never destroyed */
+	/* the old module's exit: its port is never destroyed */
+	mutex_lock(&reload_old.lock);
+	reload_old.ports[0] = NULL;
+	mutex_unlock(&reload_old.lock);
 	tty_unregister_device(t, 0);
 	reload_forgotten = wp;
 	tty_unregister_driver(t);
 	tty_driver_kref_put(t);
+	reload_old.tty = NULL;
 
 	/* the module loaded again */
 	ret = wdrv_register(&reload_new);
@@ -1063,20 +1061,10 @@ static int run_reload_prepare(char *args, struct seq_buf *out)
 	seq_buf_printf(out, "reload_prepare old_linked=%d result=%s\n",
 		       old_linked, old_linked ? "PASS" : "FAIL");
 	return 0;
-
-put_driver:
-	tty_unregister_driver(t);
-	tty_driver_kref_put(t);
-	return ret;
-#else
-	seq_buf_printf(out, "reload_prepare result=SKIP reason=no_flip_workqueues\n");
-	return 0;
-#endif
 }
 
 static int run_reload_check(char *args, struct seq_buf *out)
 {
-#if HAVE_FLIP_WQ
 	bool received = false;
 	struct wport *wp;
 	int policy, ret;
@@ -1100,11 +1088,8 @@ static int run_reload_check(char *args, struct seq_buf *out)
 		       received && !atomic_long_read(&st.outside) ?
 		       "PASS" : "FAIL");
 	return 0;
-#else
-	seq_buf_printf(out, "reload_check result=SKIP reason=no_flip_workqueues\n");
-	return 0;
-#endif
 }
+#endif /* HAVE_FLIP_WQ */
 
 /* ------------------------------------------------------------------ */
 /* debugfs                                                             */
@@ -1121,6 +1106,7 @@ static ssize_t run_cmd(char *args, struct seq_buf *out)
 		return run_race(args, out);
 	if (!strcmp(cmd, "driver_gone"))
 		return run_driver_gone(args, out);
+#if HAVE_FLIP_WQ
 	if (!strcmp(cmd, "register_retry"))
 		return run_register_retry(args, out);
 	if (!strcmp(cmd, "reregister"))
@@ -1129,6 +1115,14 @@ static ssize_t run_cmd(char *args, struct seq_buf *out)
 		return run_reload_prepare(args, out);
 	if (!strcmp(cmd, "reload_check"))
 		return run_reload_check(args, out);
+#else
+	if (!strcmp(cmd, "register_retry") || !strcmp(cmd, "reregister") ||
+	    !strcmp(cmd, "reload_prepare") || !strcmp(cmd, "reload_check")) {
+		seq_buf_printf(out, "%s result=SKIP reason=no_flip_workqueues\n",
+			       cmd);
+		return 0;
+	}
+#endif
 	return -EINVAL;
 }
 
