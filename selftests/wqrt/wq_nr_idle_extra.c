@@ -768,95 +768,10 @@ static void *burst_in_thread(void *arg)
 }
 
 /*
- * An RT pool with a reserve of N = 2 (N + 1 idle workers: the reserve and
- * the one every pool keeps) gets N items that keep their workers busy,
- * while SCHED_FIFO loops below the pool's priority but above the irq_work
- * and timer threads run on every CPU. The reserve must be back, N + 1
- * idle workers besides the N busy ones, while the items still run. Only the pool's workers (and kthreadd and
- * the new kthread's first steps, which the fair server lets run) can do
- * that: a refill left to a SCHED_NORMAL kworker queued from an irq_work
- * never starts before the loops end.
+ * Start a FIFO HOG_PRIO loop on each CPU, for @max_s at most, and wait (5 s
+ * at most) until each one runs on its CPU or one failed (loops->err): 0, or
+ * pthread_create()'s error. The caller checks loops->running and loops->err.
  */
-TEST_F_TIMEOUT(nie, reserve_refills_under_fifo_loops, 120)
-{
-	struct sched_param watch = { .sched_priority = WATCH_PRIO };
-	struct sched_param normal = { .sched_priority = 0 };
-	static struct burst_thread burst;
-	static struct fifo_loops loops;
-	const int N = 2;
-	int ids[4], npools, workers = 0, idle = 0, i;
-	double start, refilled = -1;
-
-	loops.ncpu = sysconf(_SC_NPROCESSORS_ONLN);
-	if (loops.ncpu < 1 || loops.ncpu > 64)
-		SKIP(return, "%d online CPUs: want 1..64", loops.ncpu);
-	ASSERT_EQ(0, wq_fresh_pool(WQ, WQ_NICE_KEEP));
-	ASSERT_EQ(0, wq_set(WQ, "affinity_scope", "system"));
-	ASSERT_EQ(0, wq_set(WQ, "policy", "fifo"));
-	ASSERT_EQ(0, wq_set_int(WQ, "rtprio", POOL_PRIO));
-	ASSERT_EQ(0, wq_set_int(WQ, "nr_idle_extra", N));
-	npools = wq_pool_ids(WQ, ids, 4);
-	ASSERT_EQ(1, npools);
-	ASSERT_LE(N + 1, wait_idle(WQ, N + 1, 15));
-
-	ASSERT_EQ(0, sched_setscheduler(0, SCHED_FIFO, &watch)) {
-		TH_LOG("SCHED_FIFO %d for the test: %s", WATCH_PRIO,
-		       strerror(errno));
-	}
-	loops.stop = 0;
-	loops.err = 0;
-	loops.running = 0;
-	for (i = 0; i < loops.ncpu; i++) {
-		loop_args[i].loops = &loops;
-		loop_args[i].cpu = i;
-		ASSERT_EQ(0, pthread_create(&loops.thread[i], NULL, fifo_loop,
-					    &loop_args[i]));
-	}
-	/* the loops own the CPUs (the test preempts them): each says so */
-	start = wqrt_now();
-	while (__atomic_load_n(&loops.running, __ATOMIC_ACQUIRE) < loops.ncpu &&
-	       !__atomic_load_n(&loops.err, __ATOMIC_ACQUIRE) &&
-	       wqrt_now() - start < 5)
-		wqrt_msleep(5);
-	EXPECT_EQ(loops.ncpu, __atomic_load_n(&loops.running, __ATOMIC_ACQUIRE)) {
-		TH_LOG("%d of %d FIFO %d loops running after %.1f s", loops.running,
-		       loops.ncpu, HOG_PRIO, wqrt_now() - start);
-	}
-	ASSERT_EQ(0, pthread_create(&burst.thread, NULL, burst_in_thread,
-				    &burst));
-
-	start = wqrt_now();
-	while (wqrt_now() - start < HOG_MAX_S - 2) {
-		workers = pool_workers_idle(ids[0], &idle);
-		if (workers >= N + N + 1 && idle >= N + 1) {
-			refilled = wqrt_now() - start;
-			break;
-		}
-		wqrt_msleep(20);
-	}
-	__atomic_store_n(&loops.stop, 1, __ATOMIC_RELEASE);
-	for (i = 0; i < loops.ncpu; i++)
-		pthread_join(loops.thread[i], NULL);
-	sched_setscheduler(0, SCHED_OTHER, &normal);
-	pthread_join(burst.thread, NULL);
-
-	ASSERT_EQ(0, loops.err) {
-		TH_LOG("SCHED_FIFO loops: %s", strerror(loops.err));
-	}
-	EXPECT_EQ(0, burst.ret);
-	EXPECT_EQ(N, kv_long(burst.out, "max_concurrent", -1)) {
-		TH_LOG("%.*s", (int)strcspn(burst.out, "\n"), burst.out);
-	}
-	ASSERT_LE(0, refilled) {
-		TH_LOG("pool %d has %d workers, %d idle, after %.1f s of FIFO %d loops on %d CPU(s), %d items running: reserve %d (+1) not refilled",
-		       ids[0], workers, idle, HOG_MAX_S - 2, HOG_PRIO,
-		       loops.ncpu, N, N);
-	}
-	TH_LOG("reserve refilled %.2f s into the FIFO %d loops (%d CPU(s))",
-	       refilled, HOG_PRIO, loops.ncpu);
-}
-
-/* start a FIFO HOG_PRIO loop on each CPU; 0 once every one runs there */
 static int fifo_loops_start(struct fifo_loops *loops, double max_s)
 {
 	double start;
@@ -877,15 +792,13 @@ static int fifo_loops_start(struct fifo_loops *loops, double max_s)
 			return ret;
 		}
 	}
+	/* the loops own the CPUs (the test preempts them): each says so */
 	start = wqrt_now();
 	while (__atomic_load_n(&loops->running, __ATOMIC_ACQUIRE) < loops->ncpu &&
 	       !__atomic_load_n(&loops->err, __ATOMIC_ACQUIRE) &&
 	       wqrt_now() - start < 5)
 		wqrt_msleep(5);
-	if (__atomic_load_n(&loops->err, __ATOMIC_ACQUIRE))
-		return __atomic_load_n(&loops->err, __ATOMIC_ACQUIRE);
-	return __atomic_load_n(&loops->running, __ATOMIC_ACQUIRE) == loops->ncpu ?
-	       0 : ETIMEDOUT;
+	return 0;
 }
 
 static void fifo_loops_stop(struct fifo_loops *loops)
@@ -895,6 +808,80 @@ static void fifo_loops_stop(struct fifo_loops *loops)
 	__atomic_store_n(&loops->stop, 1, __ATOMIC_RELEASE);
 	for (i = 0; i < loops->ncpu; i++)
 		pthread_join(loops->thread[i], NULL);
+}
+
+/*
+ * An RT pool with a reserve of N = 2 (N + 1 idle workers: the reserve and
+ * the one every pool keeps) gets N items that keep their workers busy,
+ * while SCHED_FIFO loops below the pool's priority but above the irq_work
+ * and timer threads run on every CPU. The reserve must be back, N + 1
+ * idle workers besides the N busy ones, while the items still run. Only the pool's workers (and kthreadd and
+ * the new kthread's first steps, which the fair server lets run) can do
+ * that: a refill left to a SCHED_NORMAL kworker queued from an irq_work
+ * never starts before the loops end.
+ */
+TEST_F_TIMEOUT(nie, reserve_refills_under_fifo_loops, 120)
+{
+	struct sched_param watch = { .sched_priority = WATCH_PRIO };
+	struct sched_param normal = { .sched_priority = 0 };
+	static struct burst_thread burst;
+	static struct fifo_loops loops;
+	const int N = 2;
+	int ids[4], npools, workers = 0, idle = 0;
+	double start, refilled = -1;
+
+	loops.ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+	if (loops.ncpu < 1 || loops.ncpu > 64)
+		SKIP(return, "%d online CPUs: want 1..64", loops.ncpu);
+	ASSERT_EQ(0, wq_fresh_pool(WQ, WQ_NICE_KEEP));
+	ASSERT_EQ(0, wq_set(WQ, "affinity_scope", "system"));
+	ASSERT_EQ(0, wq_set(WQ, "policy", "fifo"));
+	ASSERT_EQ(0, wq_set_int(WQ, "rtprio", POOL_PRIO));
+	ASSERT_EQ(0, wq_set_int(WQ, "nr_idle_extra", N));
+	npools = wq_pool_ids(WQ, ids, 4);
+	ASSERT_EQ(1, npools);
+	ASSERT_LE(N + 1, wait_idle(WQ, N + 1, 15));
+
+	ASSERT_EQ(0, sched_setscheduler(0, SCHED_FIFO, &watch)) {
+		TH_LOG("SCHED_FIFO %d for the test: %s", WATCH_PRIO,
+		       strerror(errno));
+	}
+	start = wqrt_now();
+	ASSERT_EQ(0, fifo_loops_start(&loops, HOG_MAX_S));
+	EXPECT_EQ(loops.ncpu, __atomic_load_n(&loops.running, __ATOMIC_ACQUIRE)) {
+		TH_LOG("%d of %d FIFO %d loops running after %.1f s", loops.running,
+		       loops.ncpu, HOG_PRIO, wqrt_now() - start);
+	}
+	ASSERT_EQ(0, pthread_create(&burst.thread, NULL, burst_in_thread,
+				    &burst));
+
+	start = wqrt_now();
+	while (wqrt_now() - start < HOG_MAX_S - 2) {
+		workers = pool_workers_idle(ids[0], &idle);
+		if (workers >= N + N + 1 && idle >= N + 1) {
+			refilled = wqrt_now() - start;
+			break;
+		}
+		wqrt_msleep(20);
+	}
+	fifo_loops_stop(&loops);
+	sched_setscheduler(0, SCHED_OTHER, &normal);
+	pthread_join(burst.thread, NULL);
+
+	ASSERT_EQ(0, loops.err) {
+		TH_LOG("SCHED_FIFO loops: %s", strerror(loops.err));
+	}
+	EXPECT_EQ(0, burst.ret);
+	EXPECT_EQ(N, kv_long(burst.out, "max_concurrent", -1)) {
+		TH_LOG("%.*s", (int)strcspn(burst.out, "\n"), burst.out);
+	}
+	ASSERT_LE(0, refilled) {
+		TH_LOG("pool %d has %d workers, %d idle, after %.1f s of FIFO %d loops on %d CPU(s), %d items running: reserve %d (+1) not refilled",
+		       ids[0], workers, idle, HOG_MAX_S - 2, HOG_PRIO,
+		       loops.ncpu, N, N);
+	}
+	TH_LOG("reserve refilled %.2f s into the FIFO %d loops (%d CPU(s))",
+	       refilled, HOG_PRIO, loops.ncpu);
 }
 
 /*
@@ -1008,6 +995,9 @@ TEST_F_TIMEOUT(nie, writes_and_hotplug_bounded_under_fifo_loops, 180)
 	ASSERT_LE(0, lifted_n);
 	start = wqrt_now();
 	ret = fifo_loops_start(&loops, LOOPS_S);
+	if (!ret && (loops.err ||
+		     __atomic_load_n(&loops.running, __ATOMIC_ACQUIRE) != loops.ncpu))
+		ret = loops.err ?: ETIMEDOUT;
 
 	if (!ret) {
 		/* a new pool, whose manager refills N under the loops */
