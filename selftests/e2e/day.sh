@@ -390,6 +390,12 @@ good=no
 [ "$rc" = 0 ] && [ "$ok" = "$n" ] && [ "$skip" = 0 ] && [ "$n" -ge 6 ] && good=yes
 ktap_test_result "run_kselftest.sh: all $n wqrt kselftests pass with wqrtd running (rc $rc, $ok ok, $skip skipped)" \
 	[ $good = yes ]
+# the output above is long: what failed, again, where a log's tail shows it
+if [ $good != yes ]; then
+	grep -E '^not ok|^ok .*# SKIP|^# +(not ok|FAIL)|^# +# .*(Expected|FAIL|TIMEOUT)' /tmp/ksft.out |
+		sed 's/^/#   failed: /' | tail -n 20
+	dmesg | grep -E 'BUG|WARNING|Call Trace|INFO: |stall' | sed 's/^/#   kernel: /' | tail -n 10
+fi
 check "the kselftests that take CPUs offline say they are not for a board in production" \
 	grep -q "not for a board in production" /tmp/ksft.out
 
