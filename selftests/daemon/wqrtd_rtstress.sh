@@ -114,7 +114,13 @@ bursts_ok() { [ "$BURSTS" -ge 5 ] && [ "$BURSTS_OK" = "$BURSTS" ]; }
 ktap_test_result "every burst on the FIFO workqueue ran all its items at once, each in a FIFO 30 worker (at least 5 bursts)" bursts_ok
 # the idle cull took workers between bursts: their exits are what is tested
 culled() { [ "$WORKERS" -gt 16 ]; }
-ktap_test_result "the idle cull made the pool create new workers again and again (more than 16 in all)" culled
+if [ -n "$OLD_IDLE" ]; then
+	ktap_test_result "the idle cull made the pool create new workers again and again (more than 16 in all)" culled
+else
+	# 6.12's idle timeout is 300 s: no cull within the run
+	ktap_test_skip "the idle cull made the pool create new workers again and again (more than 16 in all)" \
+		"needs workqueue.debug_idle_timeout_ms (CONFIG_WQ_DEBUG_WAKE_DELAY) for a cull within the run"
+fi
 status_ok() { wqrtctl status > "$TMPD/status" 2>&1; }
 ktap_test_result "wqrtd is still running and answers" status_ok
 still_fifo() { attrs_are wqrt_test_cull "policy=fifo rtprio=30" &&
