@@ -950,6 +950,18 @@ static void unlift_kernel_rt_threads(void)
 	lifted.n = 0;
 }
 
+/* CPU 1 offline, then online: the seconds each took, left alone if it failed */
+static void timed_cpu1_offline_online(double *t_off, double *t_on)
+{
+	double t = wqrt_now();
+
+	if (!cpu_set_online(1, false))
+		*t_off = wqrt_now() - t;
+	t = wqrt_now();
+	if (!cpu_set_online(1, true))
+		*t_on = wqrt_now() - t;
+}
+
 /*
  * The manager of an RT pool refills its reserve one worker after the other,
  * and each creation waits for kthreadd, SCHED_NORMAL, which SCHED_FIFO loops
@@ -1012,15 +1024,9 @@ TEST_F_TIMEOUT(nie, writes_and_hotplug_bounded_under_fifo_loops, 180)
 		     __atomic_load_n(&loops.running, __ATOMIC_ACQUIRE) != loops.ncpu))
 		ret = loops.err ?: ETIMEDOUT;
 
-	if (!ret && hotplug) {
-		/* for comparison: hotplug under the loops, no pool refilling */
-		t = wqrt_now();
-		if (!cpu_set_online(1, false))
-			t_off0 = wqrt_now() - t;
-		t = wqrt_now();
-		if (!cpu_set_online(1, true))
-			t_on0 = wqrt_now() - t;
-	}
+	/* for comparison: hotplug under the loops, no pool refilling */
+	if (!ret && hotplug)
+		timed_cpu1_offline_online(&t_off0, &t_on0);
 	if (!ret) {
 		/* a new pool, whose manager refills N under the loops */
 		t = wqrt_now();
@@ -1032,14 +1038,8 @@ TEST_F_TIMEOUT(nie, writes_and_hotplug_bounded_under_fifo_loops, 180)
 		t = wqrt_now();
 		if (!wq_set(WQ, "nr_idle_extra", "0"))
 			t_release = wqrt_now() - t;
-		if (hotplug) {
-			t = wqrt_now();
-			if (!cpu_set_online(1, false))
-				t_off = wqrt_now() - t;
-			t = wqrt_now();
-			if (!cpu_set_online(1, true))
-				t_on = wqrt_now() - t;
-		}
+		if (hotplug)
+			timed_cpu1_offline_online(&t_off, &t_on);
 		t = wqrt_now();
 		if (!wq_set_int(WQ, "nr_idle_extra", 1))
 			t_after = wqrt_now() - t;
