@@ -16,6 +16,9 @@
  *  - a pool whose worker creation stalls (kthreadd stuck, emulated with
  *    workqueue.debug_create_delay_ms) while a reserve is being refilled
  *    still runs the item of a WQ_MEM_RECLAIM workqueue on its rescuer;
+ *  - the wakeups a worker issues after releasing pool->lock (the next
+ *    item's worker, the reserve's refill) are issued with IRQs still
+ *    disabled, counted by the test kernel (workqueue.debug_wake_stats);
  *  - the reserve of an RT pool is refilled while SCHED_FIFO loops of a
  *    lower priority occupy every CPU: its own workers refill it, not a
  *    SCHED_NORMAL kworker, an irq_work or a timer, none of which runs then.
@@ -75,6 +78,8 @@ FIXTURE_TEARDOWN(nie)
 	wq_snap_restore(REC, &self->orig_rec, order);
 	if (wqparam_exists("debug_create_delay_ms"))
 		wqparam_set("debug_create_delay_ms", "0");
+	if (wqparam_exists("debug_wake_delay_us"))
+		wqparam_set("debug_wake_delay_us", "0");
 	if (self->have_timeout)
 		wqparam_set("debug_idle_timeout_ms", self->timeout);
 	EXPECT_EQ(0, wq_get_int(WQ, "nr_idle_extra"));
@@ -648,6 +653,113 @@ TEST_F_TIMEOUT(nie, refill_wakes_outside_pool_lock, 120)
 	 * 0 wakeups in three rounds on the test kernel).
 	 */
 	EXPECT_LT(0, wakeups);
+}
+
+/*
+ * The wakeups issued after pool->lock is released, in process_one_work()
+ * when a worker chains the next item and by the worker that refills the
+ * reserve, are issued before IRQs come back on. Until the kicked worker
+ * runs, the pool's other kicks count on it and wake nobody: an interrupt
+ * between the unlock and the wakeup, with the softirqs run on its way out,
+ * would hold up every item queued on the pool meanwhile. The test kernel
+ * counts, per place, the deferred wakeups and those issued with IRQs
+ * enabled (workqueue.debug_wake_stats), and debug_wake_delay_us widens the
+ * window, so that a tick lands in it if IRQs are on. The counts are the
+ * whole system's: every unbound pool's wakeups in the meantime count too.
+ */
+enum { SITE_QUEUE, SITE_PROCESS, SITE_REFILL, NR_SITES };
+static const char * const site_names[NR_SITES] = {
+	"queue_work", "process_one_work", "reserve_refill",
+};
+
+struct wake_counts {
+	long wakeups[NR_SITES];
+	long irqs_on[NR_SITES];
+};
+
+/* Parse workqueue.debug_wake_stats: "SITE WAKEUPS IRQS_ON" lines. */
+static int read_wake_counts(struct wake_counts *c)
+{
+	char buf[512], *line, *save = NULL;
+	int site, seen = 0;
+
+	if (wqparam_get("debug_wake_stats", buf, sizeof(buf)) < 0)
+		return -1;
+	for (line = strtok_r(buf, "\n", &save); line;
+	     line = strtok_r(NULL, "\n", &save)) {
+		char name[32];
+		long n, on;
+
+		if (sscanf(line, "%31s %ld %ld", name, &n, &on) != 3)
+			return -1;
+		for (site = 0; site < NR_SITES; site++) {
+			if (strcmp(name, site_names[site]))
+				continue;
+			c->wakeups[site] = n;
+			c->irqs_on[site] = on;
+			seen |= 1 << site;
+		}
+	}
+	return seen == (1 << NR_SITES) - 1 ? 0 : -1;
+}
+
+TEST_F_TIMEOUT(nie, deferred_wakeups_keep_irqs_off, 120)
+{
+	static char out[WQRT_RESULT_MAX];
+	struct wake_counts before, after;
+	const int N = 3;
+	int round, site;
+
+	if (!wqparam_exists("debug_wake_stats"))
+		SKIP(return, "kernel without workqueue.debug_wake_stats (CONFIG_WQ_DEBUG_WAKE_DELAY)");
+	fresh_twin_pool(_metadata, false);
+	ASSERT_EQ(0, wq_set(WQ, "affinity_scope", "system"));
+	ASSERT_EQ(0, wq_set(WQ, "policy", "fifo"));
+	ASSERT_EQ(0, wq_set_int(WQ, "rtprio", 10));
+	ASSERT_EQ(0, wq_set_int(WQ, "nr_idle_extra", N));
+	ASSERT_LE(N + 1, wait_filled(WQ, N + 1, 15));
+
+	ASSERT_EQ(0, read_wake_counts(&before));
+	ASSERT_EQ(0, wqparam_set("debug_wake_delay_us", "300"));
+	for (round = 0; round < 3; round++) {
+		/* more items than the reserve: it is short, and refilled */
+		EXPECT_LE(N + 1, run_burst(_metadata, N + 2, 300, out,
+					   sizeof(out))) {
+			TH_LOG("round %d: %s", round, out);
+		}
+		EXPECT_LE(N + 1, wait_filled(WQ, N + 1, 15));
+	}
+	/*
+	 * Without the reserve, a queue_work() wakes one worker and the next
+	 * ones find it kicked: the burst goes on by a chain, each worker
+	 * that starts an item waking the next idle one (process_one_work()),
+	 * of the N + 1 and more idle workers the reserve left.
+	 */
+	ASSERT_EQ(0, wq_set_int(WQ, "nr_idle_extra", 0));
+	for (round = 0; round < 3; round++) {
+		EXPECT_LE(2, run_burst(_metadata, N + 1, 300, out,
+				       sizeof(out))) {
+			TH_LOG("chained round %d: %s", round, out);
+		}
+		wqrt_msleep(100);
+	}
+	ASSERT_EQ(0, wqparam_set("debug_wake_delay_us", "0"));
+	ASSERT_EQ(0, read_wake_counts(&after));
+
+	for (site = 0; site < NR_SITES; site++) {
+		long n = after.wakeups[site] - before.wakeups[site];
+		long on = after.irqs_on[site] - before.irqs_on[site];
+
+		TH_LOG("%s: %ld deferred wakeups, %ld with IRQs enabled",
+		       site_names[site], n, on);
+		EXPECT_EQ(0, on) {
+			TH_LOG("%s issued %ld of its %ld deferred wakeups with IRQs enabled after releasing pool->lock",
+			       site_names[site], on, n);
+		}
+	}
+	/* both places were exercised, not only __queue_work() */
+	EXPECT_LT(0, after.wakeups[SITE_PROCESS] - before.wakeups[SITE_PROCESS]);
+	EXPECT_LT(0, after.wakeups[SITE_REFILL] - before.wakeups[SITE_REFILL]);
 }
 
 /*
