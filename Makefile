@@ -20,7 +20,7 @@ WERROR ?= 1
 .PHONY: help all deps kernel kernel-plain kernel-tree kernel-export \
 	checkpatch daemon daemon-test selftests vm-run vm-shell \
 	vm-test vm-many-cpus check demo install clean distclean \
-	kernel-each race-demo rt-exit-repro rt-exit-demo rt-stress int3-repro flush-mutation mutation no-policy-demo e2e fuzz \
+	kernel-each race-demo wake-irqs-demo rt-exit-repro rt-exit-demo rt-stress int3-repro flush-mutation mutation no-policy-demo e2e fuzz \
 	board-kernel deps-graph
 
 help:
@@ -44,6 +44,7 @@ help:
 	@echo "  make checkpatch    checkpatch.pl --strict on every patch"
 	@echo "  make kernel-each   build, boot and test the kernel after each patch of the series"
 	@echo "  make race-demo     show the idle-cull test catching the race without the claim patch"
+	@echo "  make wake-irqs-demo show wq_nr_idle_extra counting wakeups issued with IRQs on without the IRQs-off window"
 	@echo "  make rt-exit-repro wq_rt_exit 50 rounds per test: exiting RT workers vs a /proc reader (ROUNDS)"
 	@echo "  make int3-repro    the Oops: int3 of QEMU's multi-threaded TCG, sched_switch flipped (KERNEL=debian-rt; INT3_HOLD=1)"
 	@echo "  make rt-exit-demo  show wq_rt_exit catching an exiting SCHED_FIFO worker that starves a task"
@@ -166,6 +167,15 @@ kernel-each: deps daemon
 # must catch stranded work there.
 race-demo: deps daemon
 	@kernel/scripts/each.sh race
+
+# The series with IRQs enabled again between the unlock and the deferred
+# wakeup of process_one_work() and of the reserve's refill
+# (kernel/variants/wake-irqs-on): wq_nr_idle_extra's
+# deferred_wakeups_keep_irqs_off must count wakeups issued with IRQs
+# enabled. Built in the incremental tree of make kernel-each.
+wake-irqs-demo: deps daemon
+	@WQRT_TREE=$${WQRT_TREE:+$$WQRT_TREE-}each kernel/scripts/build.sh wake-irqs-on
+	@$(VM) script wake-irqs-on selftests/vm/wake-irqs-demo.sh
 
 # wq_rt_exit's rounds many times over (ROUNDS, 50 by default) on the test
 # kernel: a SCHED_FIFO worker that exits while a SCHED_NORMAL task on its

@@ -190,6 +190,11 @@ flavour_spec() {
 		FL_EXPECT=test ;;
 	race)	FL_SERIES=1 FL_VARIANT="debug-knobs race"
 		FL_FRAGMENTS="$TEST_FRAGMENTS debug-series.config?" ;;
+	# the deferred wakeups of process_one_work() and of the reserve's
+	# refill issued with IRQs enabled again (kernel/variants/wake-irqs-on):
+	# wq_nr_idle_extra must count them (selftests/vm/wake-irqs-demo.sh)
+	wake-irqs-on) FL_SERIES=1 FL_VARIANT="debug-knobs wake-irqs-on"
+		FL_FRAGMENTS="$TEST_FRAGMENTS debug-series.config?" ;;
 	perf)	FL_SERIES=1 FL_FRAGMENTS="wqrt.config perf.config" ;;
 	perf-plain) FL_SERIES=0 FL_FRAGMENTS="wqrt.config perf.config" ;;
 	perf-alt) FL_SERIES=1 FL_VARIANT=wake-q
@@ -218,7 +223,7 @@ flavour_spec() {
 	# bench-cost, make bench-flush-sweep): the same kernels, the same trees
 	prod-flush) flavour_spec prod; return 0 ;;
 	prod-flush-plain) flavour_spec prod-plain; return 0 ;;
-	*)	die "unknown kernel flavour '$1' (test, plain, test-arm64, test-kasan, no-policy, race, perf, perf-plain, perf-alt, prod, prod-plain, prod-alt, flush-nosync, rt-exit-nofix, bench-flush, bench-flush-plain, prod-flush, prod-flush-plain)" ;;
+	*)	die "unknown kernel flavour '$1' (test, plain, test-arm64, test-kasan, no-policy, race, wake-irqs-on, perf, perf-plain, perf-alt, prod, prod-plain, prod-alt, flush-nosync, rt-exit-nofix, bench-flush, bench-flush-plain, prod-flush, prod-flush-plain)" ;;
 	esac
 	# Every flavour starts from its architecture's own fragment.
 	FL_FRAGMENTS="$FL_ARCH.config $FL_FRAGMENTS"
