@@ -22,10 +22,25 @@ for d in "$WQDIR"/ttyS-*; do
 done
 [ -n "$WQ" ] || skip_all "no ttyS flip workqueue in sysfs (it comes with the series)"
 
-ktap_set_plan 4
+ktap_set_plan 5
 MASK=$(cat "$WQDIR/$WQ/cpumask")
+# The premise: the flip work runs SCHED_NORMAL on CPU 1 only, so that it
+# waits behind the hog. A kernel or an earlier test that left the
+# workqueue RT, or a cpumask write that did not take, would make the
+# items wait for nothing (each p12, 2026-12-04: max 4.35 ms, no item late;
+# the policy and the cpumask were not recorded then). Said before the
+# hog starts, with what its kworkers run.
+POLICY=$(cat "$WQDIR/$WQ/policy" 2>/dev/null || echo normal)
 echo 2 > "$WQDIR/$WQ/cpumask"
-ktap_print_msg "$WQ bound to CPU 1 (was $MASK)"
+BOUND=$(cat "$WQDIR/$WQ/cpumask")
+KW=
+for k in $(wq_kworkers "$WQ"); do
+	KW="$KW $k:$(task_sched "$k" | tr ' ' /)"
+done
+ktap_print_msg "$WQ bound to CPU 1 (was $MASK, now $BOUND), policy $POLICY, kworkers (pid:policy/rtprio):${KW:- none yet}"
+premise_holds() { [ "$POLICY" = normal ] && [ "$BOUND" = 2 ]; }
+ktap_test_result "the flip workqueue is SCHED_NORMAL and bound to CPU 1 (policy $POLICY, cpumask $BOUND)" \
+	premise_holds
 
 # bytes through the UART from CPU 0, all along
 ( while [ ! -e "$TMPD/stop" ]; do
@@ -45,6 +60,8 @@ chrt -f 50 taskset -c 1 sh -c 'read -r t _ < /proc/uptime
 		:
 	done' &
 HOG=$!
+sleep 1
+ktap_print_msg "hog $HOG: $(task_sched "$HOG" | tr ' ' /), $(grep Cpus_allowed_list /proc/$HOG/status 2>/dev/null | tr -s '\t ' ' ')"
 wait "$HOG"
 wait "$LAT"
 RC=$?
