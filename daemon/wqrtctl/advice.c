@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 #include "advice.h"
+#include "common.h"
 #include "discover.h"
 #include "inventory.h"
 
@@ -198,13 +199,116 @@ static const char *sched_name(int policy)
 				      "normal";
 }
 
-static void advice_irq(const struct rule *r, const struct irq_scan *irqs,
-		       struct strlist *out)
+/*
+ * The CPUs that handle an interrupt, from its thread's name "irq/N-...":
+ * /proc/irq/N/effective_affinity_list (the CPU the interrupt controller
+ * delivers it to), else the affinity asked for. The thread follows them.
+ */
+static bool irq_cpus(const char *root, const char *comm, struct cpubits *cpus)
+{
+	static const char *const files[] = { "effective_affinity_list",
+					     "smp_affinity_list" };
+	char path[WQRT_PATH_MAX], buf[1024];
+	const char *why;
+	size_t i;
+	int irq;
+
+	if (sscanf(comm, "irq/%d-", &irq) != 1)
+		return false;
+	for (i = 0; i < ARRAY_SIZE(files); i++)
+		if (!path_fmt(path, sizeof(path), root, "/proc/irq/%d/%s", irq,
+			      files[i]) &&
+		    !read_text(path, buf, sizeof(buf)) && buf[0] &&
+		    !cpulist_parse(buf, cpus, &why))
+			return true;
+	return false;
+}
+
+/*
+ * The CPUs the kworkers of rule r's workqueue may run on: the rule's
+ * cpumask, else the one in sysfs of the first workqueue it names, the
+ * CPUs offline left out. Its name in wq.
+ */
+static bool rule_wq_cpus(const char *root, const struct rule *r,
+			 struct cpubits *cpus, char *wq, size_t size)
+{
+	char path[WQRT_PATH_MAX], buf[1024];
+	struct cpubits online;
+	const char *why;
+	struct dirent *de;
+	bool found = false;
+	DIR *d;
+
+	if (r->s.set & WA_BIT(WA_CPUMASK)) {
+		*cpus = r->s.mask;
+		snprintf(wq, size, "its cpumask");
+		found = true;
+	} else if (!path_fmt(path, sizeof(path), root, "%s", WQ_SYSFS_DIR) &&
+		   (d = opendir(path))) {
+		while (!found && (de = readdir(d))) {
+			if (de->d_name[0] == '.' ||
+			    !config_rule_matches(r, de->d_name) ||
+			    path_fmt(path, sizeof(path), root, "%s/%s/cpumask",
+				     WQ_SYSFS_DIR, de->d_name) ||
+			    read_text(path, buf, sizeof(buf)) ||
+			    cpumask_hex_parse(buf, cpus))
+				continue;
+			snprintf(wq, size, "%s's cpumask", de->d_name);
+			found = true;
+		}
+		closedir(d);
+	}
+	if (found &&
+	    !path_fmt(path, sizeof(path), root, "/sys/devices/system/cpu/online") &&
+	    !read_text(path, buf, sizeof(buf)) &&
+	    !cpulist_parse(buf, &online, &why))
+		cpubits_and(cpus, &online);
+	return found;
+}
+
+/*
+ * Seed 004's recipe for the IMU over a UART: the flip workqueue RT and
+ * bound to the CPUs of the port's threaded IRQ handler. Its kworkers on
+ * other CPUs take the work with a wakeup from another CPU, and the
+ * scheduler may run them where the load is; said when a [wq:] rule's
+ * CPUs reach beyond those of its device's handlers.
+ */
+static void advice_irq_cpus(const char *root, const struct rule *r,
+			    const struct cpubits *irq, const char *handlers,
+			    struct strlist *out)
+{
+	char wq[NAME_MAX + 32], wq_list[256], irq_list[256];
+	struct cpubits cpus, outside;
+	unsigned int c;
+
+	if (r->kind != RULE_WQ || cpubits_empty(irq) ||
+	    !rule_wq_cpus(root, r, &cpus, wq, sizeof(wq)))
+		return;
+	memset(&outside, 0, sizeof(outside));
+	for (c = 0; c < WQRT_MAX_CPUS; c++)
+		if (cpubits_test(&cpus, c) && !cpubits_test(irq, c))
+			cpubits_set(&outside, c);
+	if (cpubits_empty(&outside))
+		return;
+	cpulist_format(&cpus, wq_list, sizeof(wq_list));
+	cpulist_format(irq, irq_list, sizeof(irq_list));
+	strlist_add(
+		out,
+		"note: [%s] may run its work on CPU(s) %s (%s), its device's interrupts are handled on CPU(s) %s (%s): off those, a work item waits for a wakeup from another CPU; cpumask = %s binds it to them, as seed 004's UART recipe did (re-check after the interrupts move)",
+		r->section, wq_list, wq, irq_list, handlers, irq_list);
+}
+
+static void advice_irq(const char *root, const struct rule *r,
+		       const struct irq_scan *irqs, struct strlist *out)
 {
 	long prio = r->s.val[WA_RTPRIO];
-	char dev[WQ_NAME_MAX];
-	size_t i, above = 0;
+	char dev[WQ_NAME_MAX], handlers[256];
+	struct cpubits irq, one;
+	size_t i, above = 0, len = 0;
 	bool matched = false;
+
+	memset(&irq, 0, sizeof(irq));
+	handlers[0] = '\0';
 
 	device_prefix(r->pattern, dev, sizeof(dev));
 	for (i = 0; i < irqs->n; i++) {
@@ -218,6 +322,16 @@ static void advice_irq(const struct rule *r, const struct irq_scan *irqs,
 		if (!dev[0] || strncasecmp(t->action, dev, strlen(dev)))
 			continue;
 		matched = true;
+		if (irq_cpus(root, t->comm, &one)) {
+			for (unsigned int c = 0; c < WQRT_MAX_CPUS; c++)
+				if (cpubits_test(&one, c))
+					cpubits_set(&irq, c);
+			len += snprintf(handlers + len,
+					len < sizeof(handlers) ?
+						sizeof(handlers) - len :
+						0,
+					"%s%s", len ? ", " : "", t->comm);
+		}
 		if (prio >= t->rtprio)
 			strlist_add(
 				out,
@@ -236,6 +350,7 @@ static void advice_irq(const struct rule *r, const struct irq_scan *irqs,
 			out,
 			"note: [%s] rtprio %ld is at or above %zu threaded IRQ handler(s) (FIFO %d by default): on the CPUs it shares with them it delays their interrupts",
 			r->section, prio, above, IRQ_THREAD_PRIO);
+	advice_irq_cpus(root, r, &irq, handlers, out);
 }
 
 /*
@@ -302,7 +417,7 @@ void advice_config(const char *root, const struct config *cfg,
 			  r->s.val[WA_POLICY] != POLICY_NORMAL;
 
 		if (rt && (r->s.set & WA_BIT(WA_RTPRIO)))
-			advice_irq(r, &irqs, out);
+			advice_irq(root, r, &irqs, out);
 		if (rt && r->kind == RULE_KWORKER)
 			advice_kworker(root, r, out);
 		if ((r->s.set & WA_BIT(WA_CPUMASK)) && !cpubits_empty(&iso)) {

@@ -8,6 +8,10 @@
  *    /proc/irq/N/ action that the workqueue's name starts with, as the
  *    tty flip workqueue "ttyS-serial_8250" and the handler of ttyS0): the work
  *    should run after the handler that queued it;
+ *  - such a workqueue's CPUs (its rule's cpumask, else sysfs) beyond
+ *    those the handlers' interrupts are delivered to
+ *    (/proc/irq/N/effective_affinity_list): there, its work waits for a
+ *    wakeup from another CPU; the UART recipe of seed 004 binds it to them;
  *  - RT throttling (sched_rt_runtime_us) and stalld: with throttling off
  *    and no stalld, a looping RT work item starves its CPUs; with it on,
  *    a busy RT profile is stopped for the rest of each period;

@@ -71,7 +71,7 @@ attrs() {
 # json_num FILE KEY: the first "KEY": N of FILE (one object per line)
 json_num() { sed -n "s/.*\"$2\": \([0-9][0-9]*\).*/\1/p" "$1" | head -n 1; }
 
-ktap_set_plan 15
+ktap_set_plan 16
 
 # --- who ---
 wqrtctl who --duration 6 flush_to_ldisc > "$TMPD/who" 2> "$TMPD/who.err" &
@@ -258,5 +258,43 @@ if [ -n "$IRQ" ]; then
 		grep -q "warning: \[wq:ttys-\*\] rtprio 60 is at or above $IRQ" "$TMPD/check"
 else
 	ktap_test_result "check: no threaded ttyS handler to compare with # SKIP no irq/*-ttyS* thread" true
+fi
+
+# The flip workqueue's CPUs against those its handlers' interrupts go to
+# (issue 43.4): a note naming the cpumask that binds it when they reach
+# beyond, none once the rule binds it there. Which case this VM is in
+# depends on where the interrupts were delivered; both are said.
+expand_cpus() { # 0-1,3 -> "0 1 3"
+	echo "$1" | tr ',' '\n' | while IFS=- read -r a b; do
+		[ -n "$a" ] && seq "$a" "${b:-$a}"
+	done
+}
+HANDLED=$(for p in /proc/[0-9]*; do
+	c=$(cat "$p/comm" 2>/dev/null)
+	case "$c" in
+	irq/*-ttyS*)
+		n=${c#irq/}
+		expand_cpus "$(cat "/proc/irq/${n%%-*}/effective_affinity_list" 2>/dev/null)" ;;
+	esac
+done | sort -nu | tr '\n' ' ')
+FLIP=$(for d in "$WQDIR"/ttyS-*; do [ -d "$d" ] && echo "${d##*/}" && break; done)
+if [ -n "$HANDLED" ] && [ -n "$FLIP" ]; then
+	ONLINE=$(expand_cpus "$(cat /sys/devices/system/cpu/online)" | tr '\n' ' ')
+	BOUND=$(echo "$HANDLED" | tr ' ' ',' | sed 's/,$//')
+	printf '[wq:ttyS-*]\npolicy = fifo\nrtprio = 20\n' > "$CONF"
+	wqrtctl check "$CONF" > "$TMPD/check-cpus" 2>&1
+	printf '[wq:ttyS-*]\npolicy = fifo\nrtprio = 20\ncpumask = %s\n' "$BOUND" > "$CONF"
+	wqrtctl check "$CONF" > "$TMPD/check-bound" 2>&1
+	grep "may run its work" "$TMPD/check-cpus" | sed 's/^/#   /'
+	ktap_print_msg "$FLIP: cpumask $(cat "$WQDIR/$FLIP/cpumask"), online CPUs $ONLINE; its handlers' interrupts on CPU(s) $HANDLED"
+	if [ "$HANDLED" = "$ONLINE" ]; then
+		ktap_test_result "check: its handlers' interrupts on every CPU: no note on the flip workqueue's CPUs, bound or not" eval \
+			'! grep -q "may run its work" "$TMPD/check-cpus" "$TMPD/check-bound"'
+	else
+		ktap_test_result "check: the flip workqueue on CPUs beyond its handlers' is a note naming cpumask = $BOUND, none once bound there" eval \
+			'grep -q "note: \[wq:ttys-\*\] may run its work on CPU(s) .*cpumask = " "$TMPD/check-cpus" && ! grep -q "may run its work" "$TMPD/check-bound"'
+	fi
+else
+	ktap_test_result "check: the flip workqueue's CPUs against its handlers' # SKIP no irq/*-ttyS* thread or no ttyS flip workqueue in sysfs" true
 fi
 finish

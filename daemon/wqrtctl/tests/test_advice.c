@@ -108,6 +108,63 @@ static void test_irq_thread_priority(void **state)
 	config_free(cfg);
 }
 
+/*
+ * Issue 43.4: seed 004's recipe binds the RT flip workqueue to the CPUs
+ * of its port's threaded IRQ handler. check says when the workqueue's
+ * CPUs (its rule's cpumask, else its cpumask in sysfs, offline CPUs left
+ * out) reach beyond the handler's (the IRQ's effective affinity, else
+ * the affinity asked for), and names the cpumask that binds it.
+ */
+static void test_irq_cpus(void **state)
+{
+	struct config *cfg = load("[wq:ttyS-*]\npolicy = fifo\nrtprio = 20\n");
+	struct strlist out = { 0 };
+	const char *l;
+
+	(void)state;
+	ft_write(&ft, "/sys/devices/system/cpu/online", "0-3\n");
+	ft_write(&ft, "/proc/irq/4/smp_affinity_list", "0-3\n");
+	ft_write(&ft, "/proc/irq/4/effective_affinity_list", "1\n");
+	/* sysfs: every CPU (0000000f) */
+	advice_config(ft.root, cfg, &out);
+	l = line_with(&out, "[wq:ttys-*] may run its work on CPU(s) 0-3 (ttyS-serial_8250's cpumask)");
+	assert_non_null(l);
+	assert_non_null(strstr(l, "handled on CPU(s) 1 (irq/4-ttyS0)"));
+	assert_non_null(strstr(l, "cpumask = 1 binds it"));
+	strlist_free(&out);
+	config_free(cfg);
+
+	/* bound to the handler's CPU: nothing to say */
+	cfg = load("[wq:ttyS-*]\npolicy = fifo\nrtprio = 20\ncpumask = 1\n");
+	advice_config(ft.root, cfg, &out);
+	assert_null(line_with(&out, "may run its work"));
+	strlist_free(&out);
+	config_free(cfg);
+
+	/* the sysfs cpumask, offline CPUs left out: CPUs 0-1 of 0-3 */
+	ft_write(&ft, "/sys/devices/system/cpu/online", "0-1\n");
+	ft_write(&ft, "/proc/irq/4/effective_affinity_list", "\n");
+	ft_write(&ft, "/proc/irq/4/smp_affinity_list", "0-1\n");
+	cfg = load("[wq:ttyS-*]\npolicy = fifo\nrtprio = 20\n");
+	advice_config(ft.root, cfg, &out);
+	assert_null(line_with(&out, "may run its work"));
+	/* the interrupt moved to CPU 0 alone (no effective list: asked) */
+	ft_write(&ft, "/proc/irq/4/smp_affinity_list", "0\n");
+	advice_config(ft.root, cfg, &out);
+	l = line_with(&out, "may run its work on CPU(s) 0-1");
+	assert_non_null(l);
+	assert_non_null(strstr(l, "cpumask = 0 binds it"));
+	strlist_free(&out);
+	config_free(cfg);
+
+	/* a normal profile, or no handler of its device: nothing */
+	cfg = load("[wq:writeback]\npolicy = fifo\nrtprio = 20\n");
+	advice_config(ft.root, cfg, &out);
+	assert_null(line_with(&out, "may run its work"));
+	strlist_free(&out);
+	config_free(cfg);
+}
+
 static void test_throttling_and_stalld(void **state)
 {
 	struct strlist out = { 0 };
@@ -231,6 +288,8 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_irq_thread_priority, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(test_irq_cpus, setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(test_throttling_and_stalld,
 						setup, teardown),
