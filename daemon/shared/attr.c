@@ -1,12 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0-only
 #include "attr.h"
 
+#include <ctype.h>
+#include <dirent.h>
 #include <errno.h>
 #include <limits.h>
 #include <sched.h>
 #include <stdio.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/stat.h>
 
 enum attr_kind { K_INT, K_BOOL, K_POLICY, K_SCOPE, K_CPUMASK };
 
@@ -101,6 +104,34 @@ static int lookup(const char *const *names, size_t n, const char *text,
 	return -1;
 }
 
+/*
+ * "ttyS0" or "ttyS0,ttyS1": the names of interrupt handlers, each as the
+ * kernel names the directory /proc/irq/N/NAME/ ('/' shows as '!').
+ */
+static int parse_irq_names(const char *text, char *buf, size_t size,
+			   const char **why)
+{
+	static const char ok[] = "abcdefghijklmnopqrstuvwxyz"
+				 "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+				 "0123456789_.:!+-@[]";
+	const char *p = text;
+
+	*why = "irq: takes the names of interrupt handlers as /proc/interrupts shows them, comma-separated (irq:ttyS0 or irq:ttyS0,ttyS1)";
+	if (strlen(text) >= size)
+		return -EINVAL;
+	for (;;) {
+		size_t n = strspn(p, ok);
+
+		if (!n || (p[n] && p[n] != ','))
+			return -EINVAL;
+		if (!p[n])
+			break;
+		p += n + 1;
+	}
+	snprintf(buf, size, "%s", text);
+	return 0;
+}
+
 static int parse_value(enum wq_attr a, const char *text, struct settings *s,
 		       bool sysfs, const char **why)
 {
@@ -148,6 +179,15 @@ static int parse_value(enum wq_attr a, const char *text, struct settings *s,
 		v = i;
 		break;
 	case K_CPUMASK:
+		s->irq[0] = '\0';
+		if (!sysfs && !strncmp(text, "irq:", 4)) {
+			if (parse_irq_names(text + 4, s->irq, sizeof(s->irq),
+					    why))
+				return -EINVAL;
+			memset(&s->mask, 0, sizeof(s->mask));
+			v = 0;
+			break;
+		}
 		if (sysfs ? cpumask_hex_parse(text, &s->mask) :
 			    cpulist_parse(text, &s->mask, why)) {
 			if (sysfs)
@@ -219,7 +259,16 @@ void attr_format_sysfs(enum wq_attr a, const struct settings *s, char *buf,
 void attr_format_human(enum wq_attr a, const struct settings *s, char *buf,
 		       size_t size)
 {
-	if (attrs[a].kind == K_CPUMASK)
+	if (attrs[a].kind == K_CPUMASK && s->irq[0]) {
+		char list[ATTR_TEXT_MAX];
+
+		if (cpubits_empty(&s->mask)) {
+			snprintf(buf, size, "irq:%s", s->irq);
+		} else {
+			cpulist_format(&s->mask, list, sizeof(list));
+			snprintf(buf, size, "%s (irq:%s)", list, s->irq);
+		}
+	} else if (attrs[a].kind == K_CPUMASK)
 		cpulist_format(&s->mask, buf, size);
 	else
 		attr_format_sysfs(a, s, buf, size);
@@ -237,7 +286,86 @@ void settings_copy_attr(struct settings *dst, const struct settings *src,
 			enum wq_attr a)
 {
 	dst->val[a] = src->val[a];
-	if (a == WA_CPUMASK)
+	if (a == WA_CPUMASK) {
 		dst->mask = src->mask;
+		memcpy(dst->irq, src->irq, sizeof(dst->irq));
+	}
 	dst->set |= WA_BIT(a);
+}
+
+/* Is there a handler called one of names (comma-separated) in dir */
+static bool irq_has_handler(const char *dir, const char *names)
+{
+	char path[WQRT_PATH_MAX];
+	const char *p = names;
+	struct stat st;
+
+	while (*p) {
+		size_t n = strcspn(p, ",");
+
+		if (snprintf(path, sizeof(path), "%s/%.*s", dir, (int)n, p) <
+			    (int)sizeof(path) &&
+		    !stat(path, &st) && S_ISDIR(st.st_mode))
+			return true;
+		p += n + (p[n] == ',');
+	}
+	return false;
+}
+
+int attr_resolve_irq(const char *root, struct settings *s, char *why,
+		     size_t size)
+{
+	char path[WQRT_PATH_MAX], dir[WQRT_PATH_MAX], buf[1024];
+	struct cpubits cpus, one, online;
+	const char *err;
+	struct dirent *de;
+	unsigned int c, found = 0;
+	DIR *d;
+
+	memset(&cpus, 0, sizeof(cpus));
+	if (path_fmt(path, sizeof(path), root, "/proc/irq") ||
+	    !(d = opendir(path))) {
+		snprintf(why, size, "cannot read %s/proc/irq", root);
+		return -ENOENT;
+	}
+	while ((de = readdir(d))) {
+		if (!isdigit((unsigned char)de->d_name[0]) ||
+		    path_fmt(dir, sizeof(dir), root, "/proc/irq/%s",
+			     de->d_name) ||
+		    !irq_has_handler(dir, s->irq))
+			continue;
+		if ((path_fmt(path, sizeof(path), root,
+			      "/proc/irq/%s/effective_affinity_list",
+			      de->d_name) ||
+		     read_text(path, buf, sizeof(buf)) || !buf[0] ||
+		     cpulist_parse(buf, &one, &err)) &&
+		    (path_fmt(path, sizeof(path), root,
+			      "/proc/irq/%s/smp_affinity_list", de->d_name) ||
+		     read_text(path, buf, sizeof(buf)) ||
+		     cpulist_parse(buf, &one, &err)))
+			continue;
+		found++;
+		for (c = 0; c < WQRT_MAX_CPUS; c++)
+			if (cpubits_test(&one, c))
+				cpubits_set(&cpus, c);
+	}
+	closedir(d);
+	if (!found) {
+		snprintf(why, size,
+			 "no interrupt has a handler called %s (/proc/interrupts)",
+			 s->irq);
+		return -ENOENT;
+	}
+	if (!path_fmt(path, sizeof(path), root,
+		      "/sys/devices/system/cpu/online") &&
+	    !read_text(path, buf, sizeof(buf)) &&
+	    !cpulist_parse(buf, &online, &err))
+		cpubits_and(&cpus, &online);
+	if (cpubits_empty(&cpus)) {
+		snprintf(why, size, "the CPUs of interrupt(s) %s are offline",
+			 s->irq);
+		return -ERANGE;
+	}
+	s->mask = cpus;
+	return 0;
 }

@@ -38,10 +38,23 @@ enum wq_policy {
  */
 #define ATTR_TEXT_MAX (WQRT_MAX_CPUS / 4 + WQRT_MAX_CPUS / 32 + 64)
 
+/*
+ * The names of interrupt handlers a cpumask follows (cpumask =
+ * irq:NAME[,NAME...]), as /proc/interrupts and /proc/irq/N/NAME/ show
+ * them: at most this long, comma-separated.
+ */
+#define IRQ_NAMES_MAX 64
+
 struct settings {
 	unsigned int set; /* WA_BIT()s that carry a value */
 	long val[WA_NR];
 	struct cpubits mask; /* value of WA_CPUMASK */
+	/*
+	 * Not empty: WA_CPUMASK follows the CPUs of these interrupts, and
+	 * mask holds them once attr_resolve_irq() found them (a rule's
+	 * settings only; sysfs values never follow anything)
+	 */
+	char irq[IRQ_NAMES_MAX];
 };
 
 const char *attr_name(enum wq_attr a);
@@ -66,6 +79,15 @@ void attr_format_human(enum wq_attr a, const struct settings *s, char *buf,
 		       size_t size);
 bool attr_equal(enum wq_attr a, const struct settings *x,
 		const struct settings *y);
+/*
+ * The CPUs of the interrupts an irq-following cpumask of s names, into
+ * s->mask: the union of /proc/irq/N/effective_affinity_list (else
+ * smp_affinity_list) of every IRQ N with a handler of one of those names,
+ * without the CPUs offline. 0; -ENOENT when no such handler is
+ * registered, -ERANGE when none of its CPUs is online, with why said.
+ */
+int attr_resolve_irq(const char *root, struct settings *s, char *why,
+		     size_t size);
 void settings_copy_attr(struct settings *dst, const struct settings *src,
 			enum wq_attr a);
 

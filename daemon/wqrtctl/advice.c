@@ -275,7 +275,7 @@ static bool rule_wq_cpus(const char *root, const struct rule *r,
  */
 static void advice_irq_cpus(const char *root, const struct rule *r,
 			    const struct cpubits *irq, const char *handlers,
-			    struct strlist *out)
+			    const char *actions, struct strlist *out)
 {
 	char wq[NAME_MAX + 32], wq_list[256], irq_list[256];
 	struct cpubits cpus, outside;
@@ -294,21 +294,21 @@ static void advice_irq_cpus(const char *root, const struct rule *r,
 	cpulist_format(irq, irq_list, sizeof(irq_list));
 	strlist_add(
 		out,
-		"note: [%s] may run its work on CPU(s) %s (%s), its device's interrupts are handled on CPU(s) %s (%s): off those, a work item waits for a wakeup from another CPU; cpumask = %s binds it to them, as seed 004's UART recipe did (re-check after the interrupts move)",
-		r->section, wq_list, wq, irq_list, handlers, irq_list);
+		"note: [%s] may run its work on CPU(s) %s (%s), its device's interrupts are handled on CPU(s) %s (%s): off those, a work item waits for a wakeup from another CPU; cpumask = %s binds it to them as seed 004's UART recipe did, cpumask = irq:%s follows them when they move",
+		r->section, wq_list, wq, irq_list, handlers, irq_list, actions);
 }
 
 static void advice_irq(const char *root, const struct rule *r,
 		       const struct irq_scan *irqs, struct strlist *out)
 {
 	long prio = r->s.val[WA_RTPRIO];
-	char dev[WQ_NAME_MAX], handlers[256];
+	char dev[WQ_NAME_MAX], handlers[256], actions[IRQ_NAMES_MAX];
 	struct cpubits irq, one;
-	size_t i, above = 0, len = 0;
+	size_t i, above = 0, len = 0, alen = 0;
 	bool matched = false;
 
 	memset(&irq, 0, sizeof(irq));
-	handlers[0] = '\0';
+	handlers[0] = actions[0] = '\0';
 
 	device_prefix(r->pattern, dev, sizeof(dev));
 	for (i = 0; i < irqs->n; i++) {
@@ -331,6 +331,11 @@ static void advice_irq(const char *root, const struct rule *r,
 						sizeof(handlers) - len :
 						0,
 					"%s%s", len ? ", " : "", t->comm);
+			alen += snprintf(actions + alen,
+					 alen < sizeof(actions) ?
+						 sizeof(actions) - alen :
+						 0,
+					 "%s%s", alen ? "," : "", t->action);
 		}
 		if (prio >= t->rtprio)
 			strlist_add(
@@ -350,7 +355,7 @@ static void advice_irq(const char *root, const struct rule *r,
 			out,
 			"note: [%s] rtprio %ld is at or above %zu threaded IRQ handler(s) (FIFO %d by default): on the CPUs it shares with them it delays their interrupts",
 			r->section, prio, above, IRQ_THREAD_PRIO);
-	advice_irq_cpus(root, r, &irq, handlers, out);
+	advice_irq_cpus(root, r, &irq, handlers, actions, out);
 }
 
 /*
@@ -420,10 +425,29 @@ void advice_config(const char *root, const struct config *cfg,
 			advice_irq(root, r, &irqs, out);
 		if (rt && r->kind == RULE_KWORKER)
 			advice_kworker(root, r, out);
-		if ((r->s.set & WA_BIT(WA_CPUMASK)) && !cpubits_empty(&iso)) {
-			overlap = r->s.mask;
+		if (r->s.set & WA_BIT(WA_CPUMASK)) {
+			struct settings now = r->s;
+			char why[256];
+			bool known = true;
+
+			/* an irq-following cpumask: the CPUs it has now */
+			if (r->s.irq[0] &&
+			    attr_resolve_irq(root, &now, why, sizeof(why))) {
+				strlist_add(
+					out,
+					"warning: [%s] cpumask = irq:%s: %s: wqrtd sets no cpumask there until they are",
+					r->section, r->s.irq, why);
+				known = false;
+			} else if (r->s.irq[0]) {
+				cpulist_format(&now.mask, list, sizeof(list));
+				strlist_add(
+					out,
+					"note: [%s] cpumask = irq:%s: CPU(s) %s now; wqrtd follows them at each scan (rescan_interval)",
+					r->section, r->s.irq, list);
+			}
+			overlap = now.mask;
 			cpubits_and(&overlap, &iso);
-			if (!cpubits_empty(&overlap)) {
+			if (known && !cpubits_empty(&overlap)) {
 				cpulist_format(&overlap, list, sizeof(list));
 				strlist_add(
 					out,

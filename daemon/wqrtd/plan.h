@@ -42,6 +42,8 @@ struct wq_track {
 	int *pools; /* S, daemon.c: pool_ids after the last apply (owned) */
 	int npools;
 	int err; /* S, apply.c: the permanent error logged, 0 */
+	/* S, daemon.c: why cpumask = irq: found no CPUs, logged; 0 */
+	int irq_err;
 	bool failed; /* S: the last apply failed (a plan: would fail) */
 	bool seen; /* S, daemon.c: found in this scan */
 };

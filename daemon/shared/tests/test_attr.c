@@ -70,6 +70,55 @@ static void test_sysfs_values(void **state)
 	assert_int_equal(attr_parse_sysfs(WA_POLICY, "deadline", &s), -EINVAL);
 }
 
+/* cpumask = irq:NAME[,NAME]: the names kept, checked, shown (issue 43.4) */
+static void test_irq_following_cpumask(void **state)
+{
+	struct settings s = { 0 };
+	const char *why = NULL;
+	char buf[128];
+
+	(void)state;
+	assert_int_equal(attr_parse_conf(WA_CPUMASK, "irq:ttyS0", &s, &why),
+			 0);
+	assert_true(s.set & WA_BIT(WA_CPUMASK));
+	assert_string_equal(s.irq, "ttyS0");
+	assert_true(cpubits_empty(&s.mask));
+	attr_format_human(WA_CPUMASK, &s, buf, sizeof(buf));
+	assert_string_equal(buf, "irq:ttyS0");
+	/* resolved: the CPUs, and what they follow */
+	cpubits_set(&s.mask, 1);
+	attr_format_human(WA_CPUMASK, &s, buf, sizeof(buf));
+	assert_string_equal(buf, "1 (irq:ttyS0)");
+	assert_int_equal(attr_parse_conf(WA_CPUMASK, "irq:ttyS0,uart-pl011",
+					 &s, &why),
+			 0);
+	assert_string_equal(s.irq, "ttyS0,uart-pl011");
+	/* a plain cpulist after it follows nothing */
+	assert_int_equal(attr_parse_conf(WA_CPUMASK, "0-1", &s, &why), 0);
+	assert_string_equal(s.irq, "");
+	/* bad names: said, nothing taken */
+	static const char *const bad[] = { "irq:", "irq:tty S0", "irq:a,,b",
+					   "irq:a,", "irq:,a", "irq:a/b" };
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		struct settings t = { 0 };
+
+		why = NULL;
+		assert_int_equal(attr_parse_conf(WA_CPUMASK, bad[i], &t, &why),
+				 -EINVAL);
+		assert_non_null(why);
+		assert_non_null(strstr(why, "/proc/interrupts"));
+		assert_false(t.set & WA_BIT(WA_CPUMASK));
+	}
+	/* too long */
+	memset(buf, 'a', sizeof(buf) - 1);
+	buf[sizeof(buf) - 1] = '\0';
+	memcpy(buf, "irq:", 4);
+	assert_int_equal(attr_parse_conf(WA_CPUMASK, buf, &s, &why), -EINVAL);
+	/* sysfs never follows an interrupt */
+	assert_int_equal(attr_parse_sysfs(WA_CPUMASK, "irq:ttyS0", &s),
+			 -EINVAL);
+}
+
 static void test_edit_distance(void **state)
 {
 	(void)state;
@@ -84,6 +133,7 @@ int main(void)
 		cmocka_unit_test(test_cpulist_roundtrip),
 		cmocka_unit_test(test_hex_mask_wide),
 		cmocka_unit_test(test_sysfs_values),
+		cmocka_unit_test(test_irq_following_cpumask),
 		cmocka_unit_test(test_edit_distance),
 	};
 

@@ -131,6 +131,7 @@ static void test_irq_cpus(void **state)
 	assert_non_null(l);
 	assert_non_null(strstr(l, "handled on CPU(s) 1 (irq/4-ttyS0)"));
 	assert_non_null(strstr(l, "cpumask = 1 binds it"));
+	assert_non_null(strstr(l, "cpumask = irq:ttyS0 follows them"));
 	strlist_free(&out);
 	config_free(cfg);
 
@@ -161,6 +162,19 @@ static void test_irq_cpus(void **state)
 	cfg = load("[wq:writeback]\npolicy = fifo\nrtprio = 20\n");
 	advice_config(ft.root, cfg, &out);
 	assert_null(line_with(&out, "may run its work"));
+	strlist_free(&out);
+	config_free(cfg);
+
+	/* cpumask = irq:ttyS0 follows them: the CPUs now, no binding advice */
+	ft_write(&ft, "/proc/irq/4/ttyS0/.dir", "");
+	cfg = load("[wq:ttyS-*]\npolicy = fifo\nrtprio = 20\n"
+		   "cpumask = irq:ttyS0\n[wq:writeback]\ncpumask = irq:eth9\n");
+	advice_config(ft.root, cfg, &out);
+	assert_null(line_with(&out, "may run its work"));
+	l = line_with(&out, "note: [wq:ttys-*] cpumask = irq:ttyS0: CPU(s) 0 now");
+	assert_non_null(l);
+	l = line_with(&out, "warning: [wq:writeback] cpumask = irq:eth9: no interrupt has a handler called eth9");
+	assert_non_null(l);
 	strlist_free(&out);
 	config_free(cfg);
 }

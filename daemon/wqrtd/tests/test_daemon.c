@@ -636,6 +636,62 @@ static void test_trial_unprofiled_put_back(void **state)
 	assert_string_equal(ft_get(&ft, "tty_flip", "rtprio"), "20");
 }
 
+/*
+ * cpumask = irq:NAME (issue 43.4): each scan writes the CPUs that
+ * interrupt is delivered to; when it moves, the next scan follows; when
+ * it is not there (its CPUs offline, no such handler), wqrtd says so once
+ * and puts back the cpumask it had changed; when it is back, it follows
+ * it again.
+ */
+static void test_cpumask_follows_irq(void **state)
+{
+	(void)state;
+	series_tree();
+	ft_write(&ft, "/sys/devices/system/cpu/online", "0-3\n");
+	/* IRQ 4's handler ttyS0 (a directory), and another interrupt */
+	ft_write(&ft, "/proc/irq/4/ttyS0/.dir", "");
+	ft_write(&ft, "/proc/irq/4/smp_affinity_list", "0-3\n");
+	ft_write(&ft, "/proc/irq/4/effective_affinity_list", "1\n");
+	ft_write(&ft, "/proc/irq/11/eth0/.dir", "");
+	ft_write(&ft, "/proc/irq/11/effective_affinity_list", "3\n");
+	start("[wq:tty_flip]\npolicy = fifo\nrtprio = 20\ncpumask = irq:ttyS0\n");
+	assert_int_equal(daemon_scan(&d), 0);
+	assert_string_equal(ft_get(&ft, "tty_flip", "cpumask"), "00000002");
+	assert_string_equal(ft_get(&ft, "tty_flip", "policy"), "fifo");
+
+	/* moved by irqbalance: the next scan follows */
+	ft_write(&ft, "/proc/irq/4/effective_affinity_list", "2\n");
+	assert_int_equal(daemon_scan(&d), 0);
+	assert_string_equal(ft_get(&ft, "tty_flip", "cpumask"), "00000004");
+
+	/* its CPU offline: said once, the original cpumask back */
+	ft_clear_logs();
+	ft_write(&ft, "/sys/devices/system/cpu/online", "0-1\n");
+	assert_int_equal(daemon_scan(&d), 0);
+	assert_true(ft_logged_at(LOG_WARNING,
+				 "tty_flip: cpumask = irq:ttyS0: the CPUs of interrupt(s) ttyS0 are offline"));
+	assert_string_equal(ft_get(&ft, "tty_flip", "cpumask"), "0000000f");
+	assert_string_equal(ft_get(&ft, "tty_flip", "policy"), "fifo");
+	ft_clear_logs();
+	assert_int_equal(daemon_scan(&d), 0);
+	assert_false(ft_logged("irq:ttyS0"));
+
+	/* back: followed again */
+	ft_write(&ft, "/proc/irq/4/effective_affinity_list", "0\n");
+	assert_int_equal(daemon_scan(&d), 0);
+	assert_true(ft_logged("tty_flip: cpumask = irq:ttyS0: found again"));
+	assert_string_equal(ft_get(&ft, "tty_flip", "cpumask"), "00000001");
+
+	/* no handler of that name: said, nothing written */
+	ft_clear_logs();
+	assert_int_equal(daemon_reload(&d, ft_conf(&ft, "[wq:gpu_submit]\ncpumask = irq:nosuch\n")),
+			 0);
+	assert_true(ft_logged("gpu_submit: cpumask = irq:nosuch: no interrupt has a handler called nosuch"));
+	assert_string_equal(ft_get(&ft, "gpu_submit", "cpumask"), "0000000f");
+	/* the reload put tty_flip's original cpumask back */
+	assert_string_equal(ft_get(&ft, "tty_flip", "cpumask"), "0000000f");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -669,6 +725,7 @@ int main(void)
 		T(test_dying_kworker_left_alone),
 		T(test_trial_over_profile_and_back),
 		T(test_trial_unprofiled_put_back),
+		T(test_cpumask_follows_irq),
 #undef T
 	};
 

@@ -1,0 +1,95 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
+# cpumask = irq:NAME on the real thing (issue 43.4): wqrtd binds the
+# 8250's flip workqueue to the CPUs its port's interrupt is delivered to
+# (/proc/irq/N/effective_affinity_list), follows it when the affinity is
+# written, says when no such interrupt exists, and puts the cpumask back
+# on SIGTERM. The interrupt is ttyS1's where it has a threaded handler
+# (in the VM, the port the tests' TAP output goes through: the lines this
+# test prints make the interrupts that carry out a move, which the x86
+# IO-APIC defers to the next interrupt), else the first 8250 port's.
+. "$(dirname "$0")/lib.sh"
+ktap_print_header
+
+command -v wqrtd > /dev/null || skip_all "wqrtd is not on PATH"
+[ "$(nproc)" -ge 2 ] || skip_all "one CPU: nowhere to move an interrupt"
+FLIP=
+for d in "$WQDIR"/ttyS-*; do
+	[ -d "$d" ] && { FLIP=${d##*/}; break; }
+done
+[ -n "$FLIP" ] || skip_all "no ttyS flip workqueue in sysfs (it comes with the series)"
+IRQ= NAME=
+for p in /proc/[0-9]*; do
+	c=$(cat "$p/comm" 2>/dev/null)
+	case "$c" in
+	irq/*-ttyS*)
+		[ -z "$IRQ" ] || [ "${c#*-}" = ttyS1 ] || continue
+		IRQ=${c#irq/} NAME=${IRQ#*-} IRQ=${IRQ%%-*} ;;
+	esac
+done
+[ -n "$IRQ" ] && [ -d "/proc/irq/$IRQ/$NAME" ] ||
+	skip_all "no threaded 8250 interrupt handler (irq/N-ttyS*) with its /proc/irq/N/NAME"
+ktap_set_plan 5
+
+ORIG_MASK=$(cat "$WQDIR/$FLIP/cpumask")
+ORIG_AFF=$(cat "/proc/irq/$IRQ/smp_affinity_list")
+restore_irq() { echo "$ORIG_AFF" > "/proc/irq/$IRQ/smp_affinity_list"; }
+
+# the cpumask sysfs shows (hex, "3" or "00000003") as a number, and the
+# same of a cpulist ("0-1,3"); 2 vCPUs: far below 32 bits
+mask_value() { printf '%d' "0x$(cat "$WQDIR/$FLIP/cpumask" | tr -d ,)"; }
+list_value() {
+	_v=0
+	for _r in $(echo "$1" | tr ',' ' '); do
+		for _c in $(seq "${_r%-*}" "${_r#*-}"); do
+			_v=$((_v | (1 << _c)))
+		done
+	done
+	echo "$_v"
+}
+effective() { cat "/proc/irq/$IRQ/effective_affinity_list"; }
+follows() { [ "$(mask_value)" = "$(list_value "$(effective)")" ]; }
+
+cat > "$CONF" <<CONF
+[global]
+log_level = debug
+restore_on_exit = yes
+rescan_interval = 1
+
+[wq:$FLIP]
+cpumask = irq:$NAME
+CONF
+start_wqrtd
+wait_ready
+ktap_print_msg "IRQ $IRQ ($NAME): effective $(effective), asked $ORIG_AFF; $FLIP cpumask $ORIG_MASK"
+ktap_test_result "$FLIP's cpumask is the CPUs of IRQ $IRQ ($NAME): $(effective)" \
+	wait_for 10 follows
+
+# move it to the CPU it is not on now (the first one of those online)
+BEFORE=$(effective)
+TO=$(for c in $(seq 0 $(($(nproc) - 1))); do
+	[ "$(list_value "$c")" = "$(list_value "$BEFORE")" ] || { echo "$c"; break; }
+done)
+echo "$TO" > "/proc/irq/$IRQ/smp_affinity_list"
+ktap_print_msg "IRQ $IRQ: affinity $TO written (effective $BEFORE)"
+moved() { [ "$(effective)" = "$TO" ]; }
+wait_for 10 moved
+ktap_print_msg "IRQ $IRQ: effective $(effective) now"
+ktap_test_result "IRQ $IRQ moved to CPU $TO: $FLIP's cpumask follows it within a rescan" \
+	eval 'moved && wait_for 10 follows'
+restore_irq
+
+printf '[global]\nrescan_interval = 1\n[wq:%s]\ncpumask = irq:wqrt_no_such_irq\n' "$FLIP" > "$CONF"
+kill -HUP "$DPID"
+ktap_test_result "no such interrupt: said, and the cpumask put back ($ORIG_MASK)" \
+	eval 'wait_for 10 logged "cpumask = irq:wqrt_no_such_irq: no interrupt has a handler called wqrt_no_such_irq" &&
+		wait_for 10 attr_is "$FLIP" cpumask "$ORIG_MASK"'
+
+printf '[global]\nrescan_interval = 1\n[wq:%s]\ncpumask = irq:%s\n' "$FLIP" "$NAME" > "$CONF"
+kill -HUP "$DPID"
+wait_for 10 follows
+stop_wqrtd
+ktap_test_result "SIGTERM: wqrtd exits 0" [ $? -eq 0 ]
+ktap_test_result "SIGTERM: $FLIP's cpumask back to $ORIG_MASK" attr_is "$FLIP" cpumask "$ORIG_MASK"
+restore_irq
+finish
