@@ -71,6 +71,14 @@ attrs_are() {
 	done
 }
 logged() { grep -qF "$1" "$LOG"; }
+# The 8250's tty flip workqueue in sysfs: "ttyS-serial_8250" with the
+# series, as mainline names it since 7.1; fails where there is none
+flip_wq_8250() {
+	for _d in "$WQDIR"/ttyS-*; do
+		[ -d "$_d" ] && { echo "${_d##*/}"; return 0; }
+	done
+	return 1
+}
 # the number of lines of wqrtd's log with $1
 logged_count() { grep -cF "$1" "$LOG"; }
 

@@ -13,11 +13,8 @@ ktap_print_header
 
 command -v wqrtd > /dev/null || skip_all "wqrtd is not on PATH"
 [ "$(nproc)" -ge 2 ] || skip_all "one CPU: nowhere to move an interrupt"
-FLIP=
-for d in "$WQDIR"/ttyS-*; do
-	[ -d "$d" ] && { FLIP=${d##*/}; break; }
-done
-[ -n "$FLIP" ] || skip_all "no ttyS flip workqueue in sysfs (it comes with the series)"
+FLIP=$(flip_wq_8250) ||
+	skip_all "no ttyS flip workqueue in sysfs (it comes with the series)"
 IRQ= NAME=
 for p in /proc/[0-9]*; do
 	c=$(cat "$p/comm" 2>/dev/null)

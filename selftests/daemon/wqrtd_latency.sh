@@ -37,11 +37,8 @@ trace_ready || skip_all "no workqueue trace events in tracefs"
 
 # the flip workqueue: the 8250's own with the series (its name follows
 # mainline's, whichever it is), the unbound system workqueue on 6.12
-WQ='' SERIES=0
-for d in "$WQDIR"/ttyS-*; do
-	[ -d "$d" ] && { WQ=${d##*/}; SERIES=1; break; }
-done
-[ -n "$WQ" ] || WQ=events_unbound
+SERIES=0
+WQ=$(flip_wq_8250) && SERIES=1 || WQ=events_unbound
 ktap_print_msg "flip workqueue: $WQ (series: $SERIES)"
 # what latency is asked for: the workqueue too where it is in sysfs (the
 # system workqueues are known to wqrtctl only while a kworker's name
@@ -277,7 +274,7 @@ HANDLED=$(for p in /proc/[0-9]*; do
 		expand_cpus "$(cat "/proc/irq/${n%%-*}/effective_affinity_list" 2>/dev/null)" ;;
 	esac
 done | sort -nu | tr '\n' ' ')
-FLIP=$(for d in "$WQDIR"/ttyS-*; do [ -d "$d" ] && echo "${d##*/}" && break; done)
+FLIP=$(flip_wq_8250)
 if [ -n "$HANDLED" ] && [ -n "$FLIP" ]; then
 	ONLINE=$(expand_cpus "$(cat /sys/devices/system/cpu/online)" | tr '\n' ' ')
 	BOUND=$(echo "$HANDLED" | tr ' ' ',' | sed 's/,$//')

@@ -16,11 +16,8 @@ command -v wqrtctl > /dev/null || skip_all "wqrtctl is not on PATH"
 uart_ready
 trace_ready || skip_all "no workqueue trace events in tracefs"
 [ "$(nproc)" -ge 2 ] || skip_all "one CPU: no CPU to give the hog"
-WQ=
-for d in "$WQDIR"/ttyS-*; do
-	[ -d "$d" ] && { WQ=${d##*/}; break; }
-done
-[ -n "$WQ" ] || skip_all "no ttyS flip workqueue in sysfs (it comes with the series)"
+WQ=$(flip_wq_8250) ||
+	skip_all "no ttyS flip workqueue in sysfs (it comes with the series)"
 
 ktap_set_plan 5
 MASK=$(cat "$WQDIR/$WQ/cpumask")
