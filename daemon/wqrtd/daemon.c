@@ -222,34 +222,6 @@ static void note_shared(struct daemon *d, const char *name,
 }
 
 /*
- * cpumask = irq:NAME: the CPUs those interrupts are delivered to now. Each
- * scan resolves it again, so the workqueue follows them when they move
- * (irqbalance, an affinity written, a CPU gone) within rescan_interval.
- * When they are not there (the driver not loaded yet, a wrong name, their
- * CPUs offline) the cpumask is not wanted in this scan: a cpumask wqrtd
- * set goes back to its original, none is set; said once until it changes.
- */
-static void wq_follow_irq(const char *root, struct wq_track *t)
-{
-	char why[256];
-	int err;
-
-	err = attr_resolve_irq(root, &t->want, why, sizeof(why));
-	if (!err) {
-		if (t->irq_err)
-			log_notice("%s: cpumask = irq:%s: found again", t->name,
-				   t->want.irq);
-		t->irq_err = 0;
-		return;
-	}
-	t->want.set &= ~WA_BIT(WA_CPUMASK);
-	if (t->irq_err != err)
-		log_warn("%s: cpumask = irq:%s: %s; its cpumask stays as the kernel has it until they are there",
-			 t->name, t->want.irq, why);
-	t->irq_err = err;
-}
-
-/*
  * The tracker of workqueue name in this scan, and in *rp the rule that
  * covers it now. A workqueue is tracked while a rule covers it or while
  * it has originals to put back (a rule dropped, or left by a previous
@@ -273,7 +245,7 @@ static struct wq_track *wq_visit(struct daemon *d, const char *name,
 	else
 		memset(&t->want, 0, sizeof(t->want));
 	if ((t->want.set & WA_BIT(WA_CPUMASK)) && t->want.irq[0])
-		wq_follow_irq(d->root, t);
+		plan_wq_follow_irq(d->root, t);
 	if (r || t->orig.set)
 		return t;
 	wq_drop(d, t);

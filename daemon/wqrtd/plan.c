@@ -50,6 +50,34 @@ static void wq_target(const struct wq_track *t, unsigned int sysfs,
 	}
 }
 
+/*
+ * cpumask = irq:NAME: the CPUs those interrupts are delivered to now. Each
+ * scan resolves it again, so the workqueue follows them when they move
+ * (irqbalance, an affinity written, a CPU gone) within rescan_interval.
+ * When they are not there (the driver not loaded yet, a wrong name, their
+ * CPUs offline) the cpumask is not wanted in this scan: a cpumask wqrtd
+ * set goes back to its original, none is set; said once until it changes.
+ */
+void plan_wq_follow_irq(const char *root, struct wq_track *t)
+{
+	char why[256];
+	int err;
+
+	err = attr_resolve_irq(root, &t->want, why, sizeof(why));
+	if (!err) {
+		if (t->irq_err)
+			log_notice("%s: cpumask = irq:%s: found again", t->name,
+				   t->want.irq);
+		t->irq_err = 0;
+		return;
+	}
+	t->want.set &= ~WA_BIT(WA_CPUMASK);
+	if (t->irq_err != err)
+		log_warn("%s: cpumask = irq:%s: %s; its cpumask stays as the kernel has it until they are there",
+			 t->name, t->want.irq, why);
+	t->irq_err = err;
+}
+
 /* Attributes wq_target() takes from orig: going back to the original */
 static unsigned int restoring(const struct wq_track *t, unsigned int sysfs)
 {

@@ -97,6 +97,11 @@ struct wq_plan {
  * attribute; elsewhere they go to its kworkers. 0, or -ENOENT when the
  * workqueue is gone.
  */
+/*
+ * t's rule wants cpumask = irq:NAME: its CPUs now into t->want, or no
+ * cpumask wanted while there are none (said once until that changes)
+ */
+void plan_wq_follow_irq(const char *root, struct wq_track *t);
 int plan_wq(const struct apply_ctx *ax, const struct wq_track *t,
 	    const struct rule *rule, struct wq_plan *p);
 /*
