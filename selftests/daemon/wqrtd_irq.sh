@@ -27,7 +27,22 @@ ktap_set_plan 5
 
 ORIG_MASK=$(cat "$WQDIR/$FLIP/cpumask")
 ORIG_AFF=$(cat "/proc/irq/$IRQ/smp_affinity_list")
-restore_irq() { echo "$ORIG_AFF" > "/proc/irq/$IRQ/smp_affinity_list"; }
+ORIG_EFF=$(cat "/proc/irq/$IRQ/effective_affinity_list")
+# Is the interrupt delivered to CPU(s) $1? If not, bytes through the UART
+# in loopback make the interrupt at which the x86 IO-APIC carries out a
+# move
+irq_at() {
+	[ "$(effective)" = "$1" ] && return 0
+	"$LOOP" "$UART" 16 > /dev/null 2>&1
+	[ "$(effective)" = "$1" ]
+}
+# as found: where it was delivered (the other tests count on it), then
+# the affinity asked for, which keeps it there
+restore_irq() {
+	echo "$ORIG_EFF" > "/proc/irq/$IRQ/smp_affinity_list"
+	wait_for 10 irq_at "$ORIG_EFF"
+	echo "$ORIG_AFF" > "/proc/irq/$IRQ/smp_affinity_list"
+}
 
 # the cpumask sysfs shows (hex, "3" or "00000003") as a number, and the
 # same of a cpulist ("0-1,3"); 2 vCPUs: far below 32 bits
@@ -66,12 +81,7 @@ TO=$(for c in $(seq 0 $(($(nproc) - 1))); do
 done)
 echo "$TO" > "/proc/irq/$IRQ/smp_affinity_list"
 ktap_print_msg "IRQ $IRQ: affinity $TO written (effective $BEFORE)"
-# bytes through the UART in loopback: interrupts that complete the move
-moved() {
-	[ "$(effective)" = "$TO" ] && return 0
-	"$LOOP" "$UART" 16 > /dev/null 2>&1
-	[ "$(effective)" = "$TO" ]
-}
+moved() { irq_at "$TO"; }
 wait_for 10 moved
 ktap_print_msg "IRQ $IRQ: effective $(effective) now"
 ktap_test_result "IRQ $IRQ moved to CPU $TO: $FLIP's cpumask follows it within a rescan" \
