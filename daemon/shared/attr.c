@@ -312,14 +312,43 @@ static bool irq_has_handler(const char *dir, const char *names)
 	return false;
 }
 
+bool irq_affinity(const char *root, const char *irq, struct cpubits *cpus)
+{
+	static const char *const files[] = { "effective_affinity_list",
+					     "smp_affinity_list" };
+	char path[WQRT_PATH_MAX], buf[1024];
+	const char *why;
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(files); i++)
+		if (!path_fmt(path, sizeof(path), root, "/proc/irq/%s/%s", irq,
+			      files[i]) &&
+		    !read_text(path, buf, sizeof(buf)) && buf[0] &&
+		    !cpulist_parse(buf, cpus, &why))
+			return true;
+	return false;
+}
+
+void cpubits_online_only(const char *root, struct cpubits *cpus)
+{
+	char path[WQRT_PATH_MAX], buf[1024];
+	struct cpubits online;
+	const char *why;
+
+	if (!path_fmt(path, sizeof(path), root,
+		      "/sys/devices/system/cpu/online") &&
+	    !read_text(path, buf, sizeof(buf)) &&
+	    !cpulist_parse(buf, &online, &why))
+		cpubits_and(cpus, &online);
+}
+
 int attr_resolve_irq(const char *root, struct settings *s, char *why,
 		     size_t size)
 {
-	char path[WQRT_PATH_MAX], dir[WQRT_PATH_MAX], buf[1024];
-	struct cpubits cpus, one, online;
-	const char *err;
+	char path[WQRT_PATH_MAX], dir[WQRT_PATH_MAX];
+	struct cpubits cpus, one;
 	struct dirent *de;
-	unsigned int c, found = 0;
+	unsigned int found = 0;
 	DIR *d;
 
 	memset(&cpus, 0, sizeof(cpus));
@@ -332,22 +361,11 @@ int attr_resolve_irq(const char *root, struct settings *s, char *why,
 		if (!isdigit((unsigned char)de->d_name[0]) ||
 		    path_fmt(dir, sizeof(dir), root, "/proc/irq/%s",
 			     de->d_name) ||
-		    !irq_has_handler(dir, s->irq))
-			continue;
-		if ((path_fmt(path, sizeof(path), root,
-			      "/proc/irq/%s/effective_affinity_list",
-			      de->d_name) ||
-		     read_text(path, buf, sizeof(buf)) || !buf[0] ||
-		     cpulist_parse(buf, &one, &err)) &&
-		    (path_fmt(path, sizeof(path), root,
-			      "/proc/irq/%s/smp_affinity_list", de->d_name) ||
-		     read_text(path, buf, sizeof(buf)) ||
-		     cpulist_parse(buf, &one, &err)))
+		    !irq_has_handler(dir, s->irq) ||
+		    !irq_affinity(root, de->d_name, &one))
 			continue;
 		found++;
-		for (c = 0; c < WQRT_MAX_CPUS; c++)
-			if (cpubits_test(&one, c))
-				cpubits_set(&cpus, c);
+		cpubits_or(&cpus, &one);
 	}
 	closedir(d);
 	if (!found) {
@@ -356,11 +374,7 @@ int attr_resolve_irq(const char *root, struct settings *s, char *why,
 			 s->irq);
 		return -ENOENT;
 	}
-	if (!path_fmt(path, sizeof(path), root,
-		      "/sys/devices/system/cpu/online") &&
-	    !read_text(path, buf, sizeof(buf)) &&
-	    !cpulist_parse(buf, &online, &err))
-		cpubits_and(&cpus, &online);
+	cpubits_online_only(root, &cpus);
 	if (cpubits_empty(&cpus)) {
 		snprintf(why, size, "the CPUs of interrupt(s) %s are offline",
 			 s->irq);

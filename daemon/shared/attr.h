@@ -88,6 +88,13 @@ bool attr_equal(enum wq_attr a, const struct settings *x,
  */
 int attr_resolve_irq(const char *root, struct settings *s, char *why,
 		     size_t size);
+/*
+ * The CPUs interrupt irq (a /proc/irq/ entry) is delivered to:
+ * effective_affinity_list, else smp_affinity_list. false: neither read.
+ */
+bool irq_affinity(const char *root, const char *irq, struct cpubits *cpus);
+/* cpus without the CPUs offline (as it is when that cannot be read) */
+void cpubits_online_only(const char *root, struct cpubits *cpus);
 void settings_copy_attr(struct settings *dst, const struct settings *src,
 			enum wq_attr a);
 

@@ -241,6 +241,22 @@ void cpubits_and(struct cpubits *dst, const struct cpubits *m)
 		dst->w[i] &= m->w[i];
 }
 
+void cpubits_or(struct cpubits *dst, const struct cpubits *m)
+{
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(dst->w); i++)
+		dst->w[i] |= m->w[i];
+}
+
+void cpubits_andnot(struct cpubits *dst, const struct cpubits *m)
+{
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(dst->w); i++)
+		dst->w[i] &= ~m->w[i];
+}
+
 _Static_assert(WQRT_MAX_CPUS_LAST == WQRT_MAX_CPUS - 1,
 	       "WQRT_MAX_CPUS_LAST names the last CPU");
 

@@ -67,6 +67,9 @@ bool cpubits_test(const struct cpubits *b, unsigned int cpu);
 bool cpubits_empty(const struct cpubits *b);
 bool cpubits_equal(const struct cpubits *a, const struct cpubits *b);
 void cpubits_and(struct cpubits *dst, const struct cpubits *m);
+/* dst |= m, dst &= ~m */
+void cpubits_or(struct cpubits *dst, const struct cpubits *m);
+void cpubits_andnot(struct cpubits *dst, const struct cpubits *m);
 /* "0-3,8": returns 0 or -EINVAL; *why explains the error. */
 int cpulist_parse(const char *s, struct cpubits *b, const char **why);
 void cpulist_format(const struct cpubits *b, char *buf, size_t size);

@@ -206,22 +206,13 @@ static const char *sched_name(int policy)
  */
 static bool irq_cpus(const char *root, const char *comm, struct cpubits *cpus)
 {
-	static const char *const files[] = { "effective_affinity_list",
-					     "smp_affinity_list" };
-	char path[WQRT_PATH_MAX], buf[1024];
-	const char *why;
-	size_t i;
-	int irq;
+	char irq[16];
+	int n;
 
-	if (sscanf(comm, "irq/%d-", &irq) != 1)
+	if (sscanf(comm, "irq/%d-", &n) != 1)
 		return false;
-	for (i = 0; i < ARRAY_SIZE(files); i++)
-		if (!path_fmt(path, sizeof(path), root, "/proc/irq/%d/%s", irq,
-			      files[i]) &&
-		    !read_text(path, buf, sizeof(buf)) && buf[0] &&
-		    !cpulist_parse(buf, cpus, &why))
-			return true;
-	return false;
+	snprintf(irq, sizeof(irq), "%d", n);
+	return irq_affinity(root, irq, cpus);
 }
 
 /*
@@ -233,8 +224,6 @@ static bool rule_wq_cpus(const char *root, const struct rule *r,
 			 struct cpubits *cpus, char *wq, size_t size)
 {
 	char path[WQRT_PATH_MAX], buf[1024];
-	struct cpubits online;
-	const char *why;
 	struct dirent *de;
 	bool found = false;
 	DIR *d;
@@ -258,11 +247,8 @@ static bool rule_wq_cpus(const char *root, const struct rule *r,
 		}
 		closedir(d);
 	}
-	if (found &&
-	    !path_fmt(path, sizeof(path), root, "/sys/devices/system/cpu/online") &&
-	    !read_text(path, buf, sizeof(buf)) &&
-	    !cpulist_parse(buf, &online, &why))
-		cpubits_and(cpus, &online);
+	if (found)
+		cpubits_online_only(root, cpus);
 	return found;
 }
 
@@ -279,15 +265,12 @@ static void advice_irq_cpus(const char *root, const struct rule *r,
 {
 	char wq[NAME_MAX + 32], wq_list[256], irq_list[256];
 	struct cpubits cpus, outside;
-	unsigned int c;
 
 	if (r->kind != RULE_WQ || cpubits_empty(irq) ||
 	    !rule_wq_cpus(root, r, &cpus, wq, sizeof(wq)))
 		return;
-	memset(&outside, 0, sizeof(outside));
-	for (c = 0; c < WQRT_MAX_CPUS; c++)
-		if (cpubits_test(&cpus, c) && !cpubits_test(irq, c))
-			cpubits_set(&outside, c);
+	outside = cpus;
+	cpubits_andnot(&outside, irq);
 	if (cpubits_empty(&outside))
 		return;
 	cpulist_format(&cpus, wq_list, sizeof(wq_list));
@@ -323,9 +306,7 @@ static void advice_irq(const char *root, const struct rule *r,
 			continue;
 		matched = true;
 		if (irq_cpus(root, t->comm, &one)) {
-			for (unsigned int c = 0; c < WQRT_MAX_CPUS; c++)
-				if (cpubits_test(&one, c))
-					cpubits_set(&irq, c);
+			cpubits_or(&irq, &one);
 			len += snprintf(handlers + len,
 					len < sizeof(handlers) ?
 						sizeof(handlers) - len :
