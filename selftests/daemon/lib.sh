@@ -71,6 +71,12 @@ attrs_are() {
 	done
 }
 logged() { grep -qF "$1" "$LOG"; }
+# The CPUs of a cpulist, one a line: "0-1,3" -> 0 1 3
+cpulist_cpus() {
+	echo "$1" | tr ',' '\n' | while IFS=- read -r _a _b; do
+		[ -n "$_a" ] && seq "$_a" "${_b:-$_a}"
+	done
+}
 # The 8250's tty flip workqueue in sysfs: "ttyS-serial_8250" with the
 # series, as mainline names it since 7.1; fails where there is none
 flip_wq_8250() {

@@ -49,10 +49,8 @@ restore_irq() {
 mask_value() { printf '%d' "0x$(cat "$WQDIR/$FLIP/cpumask" | tr -d ,)"; }
 list_value() {
 	_v=0
-	for _r in $(echo "$1" | tr ',' ' '); do
-		for _c in $(seq "${_r%-*}" "${_r#*-}"); do
-			_v=$((_v | (1 << _c)))
-		done
+	for _c in $(cpulist_cpus "$1"); do
+		_v=$((_v | (1 << _c)))
 	done
 	echo "$_v"
 }

@@ -261,22 +261,17 @@ fi
 # (issue 43.4): a note naming the cpumask that binds it when they reach
 # beyond, none once the rule binds it there. Which case this VM is in
 # depends on where the interrupts were delivered; both are said.
-expand_cpus() { # 0-1,3 -> "0 1 3"
-	echo "$1" | tr ',' '\n' | while IFS=- read -r a b; do
-		[ -n "$a" ] && seq "$a" "${b:-$a}"
-	done
-}
 HANDLED=$(for p in /proc/[0-9]*; do
 	c=$(cat "$p/comm" 2>/dev/null)
 	case "$c" in
 	irq/*-ttyS*)
 		n=${c#irq/}
-		expand_cpus "$(cat "/proc/irq/${n%%-*}/effective_affinity_list" 2>/dev/null)" ;;
+		cpulist_cpus "$(cat "/proc/irq/${n%%-*}/effective_affinity_list" 2>/dev/null)" ;;
 	esac
 done | sort -nu | tr '\n' ' ')
 FLIP=$(flip_wq_8250)
 if [ -n "$HANDLED" ] && [ -n "$FLIP" ]; then
-	ONLINE=$(expand_cpus "$(cat /sys/devices/system/cpu/online)" | tr '\n' ' ')
+	ONLINE=$(cpulist_cpus "$(cat /sys/devices/system/cpu/online)" | tr '\n' ' ')
 	BOUND=$(echo "$HANDLED" | tr ' ' ',' | sed 's/,$//')
 	printf '[wq:ttyS-*]\npolicy = fifo\nrtprio = 20\n' > "$CONF"
 	wqrtctl check "$CONF" > "$TMPD/check-cpus" 2>&1
