@@ -113,3 +113,116 @@ quiet_record() {
 	fi
 	echo "- host quiet checks: $(grep -c '^quiet' "$1") passed, $(grep -c '^FORCED' "$1") forced; the last: $(tail -n 1 "$1")"
 }
+
+# The host during each round. A round is what a benchmark compares its
+# variants over: a boot of its own (enqueue, flush, reserve, cost,
+# reaction) or a round inside one boot, which the guest opens with an
+# "O ROUND ..." line on its TAP UART (latency, scenarios, burst, imu,
+# gpu). The check before a boot cannot see a build that starts during it;
+# these records can. A round's record: its length, the share of the
+# host's CPU time taken by processes other than the benchmark's own
+# (others), the share the hypervisor took from this host (steal), and
+# the 1-minute load average at its end (which counts the guest's vCPUs).
+
+# host_snapshot PROC ROOT: "EPOCH TOTAL BUSY STEAL OURS LOAD1": the host's
+# CPU time (user to steal, the guest fields are inside user and nice),
+# the busy part of it (not idle, not iowait), the stolen part, and the CPU
+# time of ROOT's process tree (ROOT and its live descendants, each with
+# its reaped children), all in USER_HZ ticks
+host_snapshot() {
+	local proc=$1 root=$2 cpu tree
+	cpu=$(awk '$1 == "cpu" {
+		t = 0; for (i = 2; i <= 9; i++) t += $i
+		printf "%d %d %d", t, t - $5 - $6, $9; exit }' "$proc/stat")
+	# the command name may hold spaces and parentheses: the fields that
+	# matter come after the last ")"
+	# (a process that exits while cat reads fails its read: not an error)
+	tree=$({ cat "$proc"/[0-9]*/stat 2>/dev/null || true; } | awk -v root="$root" '{
+		pid = $1; rest = substr($0, match($0, /\) [^)]*$/) + 2)
+		split(rest, f, " ")
+		ppid[pid] = f[2]; ticks[pid] = f[12] + f[13] + f[14] + f[15]
+	} END {
+		sum = 0
+		for (p in ticks) {
+			for (q = p; q + 0 > 1 && q != root; q = ppid[q]);
+			if (q == root) sum += ticks[p]
+		}
+		print sum
+	}')
+	echo "$(date +%s.%N | cut -c1-14) $cpu $tree $(cut -d' ' -f1 "$proc/loadavg")"
+}
+
+# round_watch PROC ROOT TAP OUT: append "boot SNAPSHOT" to OUT, then
+# "round N SNAPSHOT" for each "O N ..." line the guest writes to TAP, until
+# the file OUT.stop appears; then "end SNAPSHOT". TAP need not exist yet.
+round_watch() {
+	local proc=$1 root=$2 tap=$3 out=$4 seen=0 line r stop=
+	echo "boot $(host_snapshot "$proc" "$root")" >>"$out"
+	while :; do
+		# the stop file before the last read: every line written before
+		# it is read
+		[ ! -e "$out.stop" ] || stop=1
+		if [ -f "$tap" ]; then
+			while read -r line; do
+				seen=$((seen + 1))
+				r=$(echo "$line" | cut -d' ' -f2)
+				echo "round $r $(host_snapshot "$proc" "$root")" >>"$out"
+			done < <(grep -a -E '^O [0-9]+ ' "$tap" | tail -n +$((seen + 1)))
+		fi
+		[ -z "$stop" ] || break
+		sleep 0.5
+	done
+	echo "end $(host_snapshot "$proc" "$root")" >>"$out"
+}
+
+# round_watch_start TAP OUT / round_watch_stop OUT: round_watch in the
+# background around a boot, the benchmark's own processes being this
+# shell's tree
+round_watch_start() {
+	rm -f "$2" "$2.stop"
+	round_watch "${WQRT_BENCH_PROC:-/proc}" "$$" "$1" "$2" &
+	round_watch_pid=$!
+}
+round_watch_stop() {
+	touch "$1.stop"
+	wait "$round_watch_pid" 2>/dev/null || true
+	rm -f "$1.stop"
+}
+
+# round_segments OUT: one line a segment between two snapshots of OUT:
+# "LABEL SECONDS OTHERS_PCT STEAL_PCT LOAD1_AT_ITS_END"; the segment
+# before the first round is "boot" (the guest booting, the benchmark's
+# setup), the whole boot when the guest opened no round
+round_segments() {
+	awk '{
+		if ($1 == "round") { lab = "round " $2; $1 = $2 = "" } else { lab = $1; $1 = "" }
+		n = split($0, v, " ")
+		if (have) {
+			dt = v[2] - p[2]
+			others = dt > 0 ? 100 * ((v[3] - p[3]) - (v[5] - p[5])) / dt : 0
+			if (others < 0) others = 0
+			steal = dt > 0 ? 100 * (v[4] - p[4]) / dt : 0
+			printf "%s %.0f %.0f %.1f %s\n", plab, v[1] - p[1], others, steal, v[6]
+		}
+		for (i = 1; i <= n; i++) p[i] = v[i]
+		plab = lab; have = 1
+	}' "$1"
+}
+
+# rounds_record NAME OUT: the markdown line of OUT's segments, and a line
+# that says which rounds shared the host (others above
+# WQRT_BENCH_MAX_BUSY %, the threshold of the check before a boot)
+rounds_record() {
+	local name=$1 out=$2 max=${WQRT_BENCH_MAX_BUSY:-25} busy
+	[ -s "$out" ] || return 0
+	echo "- host per round of $name (length; others: CPU time of processes not the benchmark's; steal; load at its end): $(
+		round_segments "$out" | awk '{
+			lab = $1 == "round" ? "round " $2 : $1; if ($1 == "round") $2 = ""
+			printf "%s%s %s s: others %s %%, steal %s %%, load %s", sep, lab, $(NF - 3), $(NF - 2), $(NF - 1), $NF
+			sep = "; " }')"
+	busy=$(round_segments "$out" | awk -v max="$max" '$(NF - 2) > max {
+		lab = $1 == "round" ? "round " $2 : $1
+		printf "%s%s (%s %%)", sep, lab, $(NF - 2); sep = ", " }')
+	[ -z "$busy" ] ||
+		echo "- **shared the host** (others above $max %, WQRT_BENCH_MAX_BUSY): $name: $busy"
+}

@@ -76,8 +76,11 @@ for k in $kernels; do
 	# can panic ("IO-APIC + timer doesn't work!")
 	for try in 1 2; do
 		host_quiet "bench-reaction: $k" "$quiet_rec"
+		rm -f "$build/vm/bench-$name/tap.log"
+		round_watch_start "$build/vm/bench-$name/tap.log" "$out/$name.rounds"
 		nice -n "$nice" "$top/selftests/vm/vm.sh" script "$kdir" "$stage/run.sh" \
 			--name "bench-$name" --timeout "$t" >"$out/$name.vmout" 2>&1 || true
+		round_watch_stop "$out/$name.rounds"
 		# the TAP UART's lines end in CRLF
 		sed 's/\r$//' "$build/vm/bench-$name/tap.log" >"$log"
 		grep -q '^I kernel' "$log" && break
@@ -101,6 +104,9 @@ table=$out/reaction.md
 	echo "# wqrtd reaction time ($date)"
 	echo
 	quiet_record "$quiet_rec"
+	for k in $kernels; do
+		rounds_record "reaction-$k" "$out/reaction-$k.rounds"
+	done
 	echo
 	echo "New kworkers: the rescuers (\`kworker/R-ws<hex>\`) of WQ_MEM_RECLAIM"
 	echo "workqueues that selftests/bench/wqrt_spawn.c makes at RATE a second for"

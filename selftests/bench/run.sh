@@ -37,6 +37,10 @@ export WQRT_VM_APPEND="${WQRT_VM_APPEND:+$WQRT_VM_APPEND }tsc=reliable"
 . "$top/selftests/bench/quiet.sh"
 quiet_rec=$out/quiet-$what.record
 : >"$quiet_rec"
+# the boots of this run, "NAME KERNEL" a line: env_record gives the host
+# per round of each boot of its kernel (quiet.sh's round_watch)
+rounds_list=$out/rounds-$what.list
+: >"$rounds_list"
 quiet_check() { # WHO
 	case "$what" in cost | flush-sweep) return 0 ;; esac
 	host_quiet "$1" "$quiet_rec"
@@ -73,8 +77,14 @@ boot() { # KERNEL SCRIPT NAME TIMEOUT: run SCRIPT in the VM, log in $out/NAME.lo
 	s0=$(steal) l0=$(cut -d' ' -f1-3 /proc/loadavg)
 	cp "$script" "$stage/run.sh"
 	cp "$top/selftests/bench/load.sh" "$top/selftests/bench/wqattr.sh" "$stage/"
+	# the host during each of the boot's rounds: the guest's "O ROUND"
+	# lines, read as they come; a tap.log of an earlier run must not count
+	rm -f "$build/vm/bench-$name/tap.log"
+	round_watch_start "$build/vm/bench-$name/tap.log" "$out/$name.rounds"
 	"$top/selftests/vm/vm.sh" script "$(cat "$stage/.kdir")" "$stage/run.sh" \
 		--name "bench-$name" --timeout "$t" >"$out/$name.vmout" 2>&1 || true
+	round_watch_stop "$out/$name.rounds"
+	echo "$name $k" >>"$rounds_list"
 	cp "$build/vm/bench-$name/tap.log" "$out/$name.log"
 	# The accelerator the numbers were measured with goes with them.
 	cp "$build/vm/bench-$name/accel" "$out/$name.accel" 2>/dev/null || true
@@ -114,6 +124,10 @@ env_record() { # NAME KERNEL LOAD_BEFORE LOAD_AFTER: markdown list, every result
 	echo "- wall clock: run.sh $what started $started UTC, this record $(date -u +%H:%M) UTC"
 	[ ! -s "$out/$1.host" ] || echo "- host during the boot: $(cat "$out/$1.host")"
 	quiet_record "$quiet_rec"
+	local name kernel
+	while read -r name kernel; do
+		[ "$kernel" != "$2" ] || rounds_record "$name" "$out/$name.rounds"
+	done <"$rounds_list"
 }
 
 survival_plot_head() { # SIZE PNG LAYOUT TITLE MARK_US: a multiplot of 1-CDFs, log-log
