@@ -61,6 +61,8 @@ help:
 	@echo "  make bench-cost    what the series costs queue_work() and flushes: counts, then times, plain 6.12 vs the series"
 	@echo "  make bench-reserve the memory one worker of a reserve (nr_idle_extra) costs, on the production-like kernel"
 	@echo "  make bench-flush-sweep  flush counts by the number of possible CPUs, plain 6.12 vs the series"
+	@echo "  make bench-price   the committed counts priced with published ranges, per machine (no VM)"
+	@echo "  make bench-tables BASE=RESULT  a counts run's tables made again from its committed files (no VM)"
 	@echo "  make bench-gpu     vkms's composer workqueue: vblank to composition and late frames, default vs fifo"
 	@echo "  make install       install wqrtd, wqrtctl, the unit, man pages (DESTDIR, PREFIX)"
 	@echo "  make uninstall     remove what make install installed (same DESTDIR, PREFIX)"
@@ -267,7 +269,7 @@ distclean: clean
 
 # Benchmarks: numbers, never tests. Tables and plots under build/bench/.
 .PHONY: bench bench-latency bench-burst bench-enqueue bench-flush bench-imu bench-reaction bench-cost bench-reserve \
-	bench-flush-sweep bench-gpu
+	bench-flush-sweep bench-gpu bench-price bench-tables
 bench: bench-latency bench-enqueue bench-flush bench-imu bench-reaction
 
 # the base case, then the scenarios of issue 18.6 on prod and prod-plain
@@ -314,6 +316,15 @@ bench-cost: deps
 # RUNS: selftests/bench/run.sh)
 bench-flush-sweep: deps
 	@selftests/bench/run.sh flush-sweep
+
+# issue 44.3: the committed counts priced with published ranges
+# (selftests/bench/cost/prices), per machine; and a counts run's tables
+# made again from what it committed (BASE: a result's name); no build, no VM
+bench-price:
+	@selftests/bench/tables.sh price $(BASE)
+
+bench-tables:
+	@selftests/bench/tables.sh counts $(BASE)
 
 # seed 004 (issue 32.0-1): IMU frames through the 8250's flip buffer
 # workqueue under load, late and lost frames and the longest gap per

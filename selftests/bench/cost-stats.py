@@ -14,6 +14,14 @@
 # medians per window (both vCPUs) at each N, every KERNEL against BASE,
 # and how each grows with N (a least-squares line).
 #
+# cost-stats.py price PRICES DIR KERNEL...: the counts of a counts run
+# (DIR/cost-KERNEL.{plugin,log}; no System.map needed) priced with the
+# published ranges of PRICES (selftests/bench/cost/prices), per machine:
+# each KERNEL's cost per operation and its ratio to the first, as ranges.
+#
+# cost-stats.py mapsubset DIR KERNEL: the part of DIR/cost-KERNEL.map that
+# the plugin's H lines need, which a result commits beside them.
+#
 # cost-stats.py times RAW KERNEL_A KERNEL_B [KERNEL_A KERNEL_B ...]: the
 # timed tables from the raw lines run.sh collects, "KERNEL ROUND METRIC
 # VALUE"; each pair's second kernel against its first, by per-round ratios
@@ -84,7 +92,10 @@ def read_kernel(d, k):
 				buckets[b] = (w[2], w[3], int(w[4]), int(w[5]))
 			elif w and w[0] == "K":
 				mod.append(w[1:])
-	syms = Symbols(os.path.join(d, "cost-%s.map" % k), mod)
+	# the price model needs no symbols: a result's committed plugin and
+	# log regenerate it without the kernel's System.map
+	mapfile = os.path.join(d, "cost-%s.map" % k)
+	syms = Symbols(mapfile, mod) if os.path.exists(mapfile) else None
 	return windows, hist, buckets, syms
 
 
@@ -485,6 +496,148 @@ def sweep(d, base, others, ns):
 	return "\n".join(out)
 
 
+# The price model's metrics, in the order of the prices file's lines
+PRICED = ("insns", "atomics", "fences", "wlines", "rlines", "apic")
+
+
+def read_prices(path):
+	"""the prices file: "price MACHINE METRIC LOW HIGH REF..." (ns per
+	event) and "ref ID TEXT"; returns ({machine: {metric: (low, high,
+	refs)}}, {id: text}, [machine...] in file order)"""
+	prices, refs, order = {}, {}, []
+	with open(path) as f:
+		for n, line in enumerate(f, 1):
+			w = line.split()
+			if not w or w[0].startswith("#"):
+				continue
+			if w[0] == "ref" and len(w) >= 3:
+				refs[w[1]] = " ".join(w[2:])
+			elif w[0] == "price" and len(w) >= 6:
+				lo, hi = float(w[3]), float(w[4])
+				if not 0 <= lo <= hi:
+					sys.exit("%s:%d: LOW %s HIGH %s: 0 <= LOW <= HIGH, please" % (path, n, w[3], w[4]))
+				if w[2] not in PRICED:
+					sys.exit("%s:%d: %s is not a priced metric (%s)" % (path, n, w[2], " ".join(PRICED)))
+				if w[1] not in prices:
+					order.append(w[1])
+				prices.setdefault(w[1], {})[w[2]] = (lo, hi, w[5:])
+			else:
+				sys.exit("%s:%d: neither a price nor a ref line: %s" % (path, n, line.strip()))
+	for m in order:
+		missing = [x for x in PRICED if x not in prices[m]]
+		if missing:
+			sys.exit("%s: %s has no price for %s" % (path, m, " ".join(missing)))
+		for x in PRICED:
+			for r in prices[m][x][2]:
+				if r not in refs:
+					sys.exit("%s: %s %s cites [%s], which no ref line gives" % (path, m, x, r))
+	return prices, refs, order
+
+
+def corners(p):
+	"""every price vector at a corner of the box [low, high] per metric"""
+	vecs = [{}]
+	for m in PRICED:
+		lo, hi = p[m][0], p[m][1]
+		vecs = [dict(v, **{m: x}) for v in vecs for x in ((lo,) if lo == hi else (lo, hi))]
+	return vecs
+
+
+def priced_median(wins, vec, ops):
+	"""the median over the windows of each window's priced cost (both
+	vCPUs added), per operation, in ns"""
+	return statistics.median(sum(vec[m] * w[m] for m in PRICED) for w in wins) / ops
+
+
+def price(prices_path, d, kernels):
+	prices, refs, order = read_prices(prices_path)
+	data = {k: read_kernel(d, k) for k in kernels}
+	base = kernels[0]
+	buckets = data[base][2]
+	out = ["### Priced: what the counts cost on hardware, as a range\n",
+	       "Each window's counts (both vCPUs added) priced per event with the "
+	       "published ranges below, the median over the windows, per "
+	       "operation. A kernel's ratio to %s is taken at every corner of the "
+	       "price box (each metric at its low or its high price, the same "
+	       "prices for both kernels: one machine); the range is the least and "
+	       "the greatest of those ratios. **Changes sign**: the range holds "
+	       "1, so whether the kernel is cheaper or dearer than %s depends on "
+	       "where in the published ranges the machine sits; the counts "
+	       "cannot settle it. APIC writes are priced as IPI sends, their "
+	       "upper bound (some are timer programming); halts are not priced "
+	       "(an idle vCPU costs latency, not CPU time). The counts' own "
+	       "boot-to-boot variation (up to 100 instructions and 3 atomics at "
+	       "a case's median, cost-2026-12-02-repro.md) is not in the "
+	       "ranges.\n" % (base, base)]
+	for mach in order:
+		p = prices[mach]
+		out.append("#### %s\n" % mach)
+		out.append("| metric | ns per event, low to high | sources |")
+		out.append("|---|---|---|")
+		for m in PRICED:
+			out.append("| %s | %g to %g | %s |" % (
+				m, p[m][0], p[m][1], ", ".join("[%s]" % r for r in p[m][2])))
+		out.append("")
+		vecs = corners(p)
+		out.append("| case | window | %s ns | " % base + " | ".join(
+			"%s ns | %s / %s" % (k, k, base) for k in kernels[1:]) + " |")
+		out.append("|" + "---|" * (3 + 2 * (len(kernels) - 1)))
+		for b in sorted(buckets, key=lambda b: (b % NR_BUCKETS, b)):
+			case, win, runs, ops = buckets[b]
+			wins = {k: window_totals(data[k][0], b) for k in kernels}
+			if not wins[base]:
+				continue
+			lo_hi = lambda k: (priced_median(wins[k], {m: p[m][0] for m in PRICED}, ops),
+					   priced_median(wins[k], {m: p[m][1] for m in PRICED}, ops))
+			cells = ["%s to %s" % (g(lo_hi(base)[0]), g(lo_hi(base)[1]))]
+			for k in kernels[1:]:
+				if not wins[k]:
+					cells += ["-", "-"]
+					continue
+				ratios = [priced_median(wins[k], v, ops) / priced_median(wins[base], v, ops)
+					  for v in vecs]
+				lo, hi = min(ratios), max(ratios)
+				sign = " **changes sign**" if lo < 1 < hi else ""
+				cells.append("%s to %s" % (g(lo_hi(k)[0]), g(lo_hi(k)[1])))
+				cells.append("%.3f to %.3f%s" % (lo, hi, sign))
+			out.append("| %s | %s%s | %s |" % (
+				case, win, " (per item of %d)" % ops if ops > 1 else "",
+				" | ".join(cells)))
+		out.append("")
+	out.append("Sources:\n")
+	for r in sorted(refs, key=lambda r: (len(r), r)):
+		out.append("- [%s] %s" % (r, refs[r]))
+	out.append("")
+	return "\n".join(out)
+
+
+def mapsubset(d, k):
+	"""the lines of DIR/cost-K.map that the H lines of DIR/cost-K.plugin
+	resolve to: for each PC and call site, the symbol that contains it.
+	Symbols.fn() on this subset names every one of them as on the whole
+	map (the symbol below an address in the subset is the one below it
+	in the map), at a few kilobytes where the map is megabytes: what a
+	result commits so that its tables regenerate."""
+	ents = []
+	with open(os.path.join(d, "cost-%s.map" % k)) as f:
+		for line in f:
+			w = line.split()
+			if len(w) >= 3 and w[1] in "tTwW":
+				ents.append((int(w[0], 16), line.rstrip("\n")))
+	ents.sort()
+	addr = [a for a, _ in ents]
+	keep = set()
+	with open(os.path.join(d, "cost-%s.plugin" % k)) as f:
+		for line in f:
+			w = line.split()
+			if len(w) >= 6 and w[0] == "H":
+				for a in (int(w[4], 16), int(w[5], 16)):
+					i = bisect.bisect_right(addr, a) - 1
+					if a and i >= 0:
+						keep.add(i)
+	return "\n".join(ents[i][1] for i in sorted(keep))
+
+
 def main():
 	if len(sys.argv) >= 4 and sys.argv[1] == "counts":
 		print(counts(sys.argv[2], sys.argv[3:]))
@@ -496,9 +649,14 @@ def main():
 		pairs = [(ks[i], ks[i + 1]) for i in range(0, len(ks), 2)]
 		print(times(sys.argv[2], pairs, int(os.environ.get("SEED", "1")),
 			    int(os.environ.get("BOOT", "2000"))))
+	elif len(sys.argv) == 4 and sys.argv[1] == "mapsubset":
+		print(mapsubset(sys.argv[2], sys.argv[3]))
+	elif len(sys.argv) >= 5 and sys.argv[1] == "price":
+		print(price(sys.argv[2], sys.argv[3], sys.argv[4:]))
 	else:
 		sys.exit("usage: cost-stats.py counts DIR KERNEL... | "
-			 "sweep DIR BASE \"KERNEL...\" \"N...\" | times RAW A B [A B ...]")
+			 "sweep DIR BASE \"KERNEL...\" \"N...\" | times RAW A B [A B ...] | "
+			 "price PRICES DIR KERNEL... | mapsubset DIR KERNEL")
 
 
 if __name__ == "__main__":

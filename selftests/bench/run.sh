@@ -112,6 +112,13 @@ accel_of() { # NAME: "kvm" or "tcg" as run-vm.sh chose it for that run
 	head -n 1 "$out/$1.accel" 2>/dev/null || echo unknown
 }
 
+series_id() { # the series a kernel of this run carries: a hash of its files, and git's last commit of them
+	local h c
+	h=$(cd "$top/kernel" && cat series $(sed 's|^|patches/|' series) stable/*.patch 2>/dev/null | sha256sum | cut -c1-12)
+	c=$(git -C "$top" log -1 --format=%h -- kernel/series kernel/patches kernel/stable 2>/dev/null || true)
+	echo "series sha256 $h (kernel/series, its patches, kernel/stable)${c:+, last changed in commit $c}$(git -C "$top" diff --quiet HEAD -- kernel 2>/dev/null || echo ', with uncommitted changes')"
+}
+
 env_record() { # NAME KERNEL LOAD_BEFORE LOAD_AFTER: markdown list, every result carries it
 	# KERNEL@N has no build/kernel-* link of its own: its stage knows the tree
 	local log=$out/$1.log kcfg
@@ -120,6 +127,7 @@ env_record() { # NAME KERNEL LOAD_BEFORE LOAD_AFTER: markdown list, every result
 	echo "- host: $(sed -n 's/^model name[^:]*: //p' /proc/cpuinfo | head -n 1), $(nproc) CPUs; $(qemu-system-x86_64 --version | head -n 1)"
 	echo "- accelerator: $(accel_of "$1") ($(sed -n 2p "$out/$1.accel" 2>/dev/null))"
 	echo "- guest: $(sed -n 's/^I kernel .* vcpus \([0-9]*\) .*/\1/p' "$log") vCPUs, clocksource $(sed -n 's/^I clocksource //p' "$log" | awk '!seen[$0]++' | paste -sd' ' | sed 's/ /, then /g')"
+	echo "- $(series_id)"
 	echo "- host load (/proc/loadavg) before: $3; after: $4"
 	echo "- wall clock: run.sh $what started $started UTC, this record $(date -u +%H:%M) UTC"
 	[ ! -s "$out/$1.host" ] || echo "- host during the boot: $(cat "$out/$1.host")"
@@ -942,8 +950,13 @@ cost)
 			python3 "$top/selftests/bench/cost-stats.py" counts "$out" $count_kernels
 			echo
 		} >>"$out/cost.md"
+		# the series the counts measured, for make bench-price
+		series_id >"$res/$base.series"
 		for k in $count_kernels; do
 			xz -9 <"$out/cost-$k.plugin" >"$res/$base-counts-$k.plugin.xz"
+			# the symbols the tables by function resolve (make bench-tables)
+			python3 "$top/selftests/bench/cost-stats.py" mapsubset "$out" "$k" |
+				xz -9 >"$res/$base-counts-$k.map.xz"
 			grep -E '^[IBKE] ' "$out/cost-$k.log" | xz -9 >"$res/$base-counts-$k.log.xz"
 		done
 	fi
@@ -1181,11 +1194,13 @@ flush-sweep)
 		echo "Per boot: the plugin's output (W: each window's counts, H: where, by"
 		echo "guest PC and call site) in selftests/bench/results/$base-BOOT.plugin.xz,"
 		echo "the guest's lines (I, B, K) in $base-BOOT.log.xz; each kernel's .config in"
-		echo "$base-KERNEL.config.xz. cost-stats.py sweep makes these tables from"
-		echo "them (with the System.map of the same build)."
+		echo "$base-KERNEL.config.xz, the symbols the plugin's addresses resolve to"
+		echo "in $base-BOOT.map.xz. cost-stats.py sweep makes these tables from them."
 	} >"$out/flush-sweep.md"
 	for b in $booted; do
 		xz -9 <"$out/cost-$b.plugin" >"$res/$base-$b.plugin.xz"
+		python3 "$top/selftests/bench/cost-stats.py" mapsubset "$out" "$b" |
+			xz -9 >"$res/$base-$b.map.xz"
 		grep -E '^[IBKE] ' "$out/cost-$b.log" | xz -9 >"$res/$base-$b.log.xz"
 	done
 	for k in $kernels_built; do

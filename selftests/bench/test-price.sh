@@ -1,0 +1,73 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# test-price.sh: make bench-price's table regenerates from committed files
+# byte for byte, a kernel priced against itself is 1.000 at every corner,
+# a prices file with a mistake is refused with the line named, and the
+# symbols a counts run commits name every address as the whole map. TAP
+# output; run by make check's harness stage.
+set -u
+top=$(cd "$(dirname "$0")/../.." && pwd)
+. "$top/selftests/lib/ktap.sh"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+stats=$top/selftests/bench/cost-stats.py
+res=$top/selftests/bench/results
+prices=${PRICES:-$top/selftests/bench/cost/prices}
+
+ktap_print_header
+ktap_set_plan 7
+
+OUT=$tmp/price.md "$top/selftests/bench/tables.sh" price >/dev/null 2>"$tmp/err"
+ktap_test_result "make bench-price regenerates results/cost-2026-12-03-counts-priced.md" \
+	cmp -s "$tmp/price.md" "$res/cost-2026-12-03-counts-priced.md"
+
+# prod-plain against itself: every corner's ratio is 1
+for k in prod-plain; do
+	xz -dc "$res/cost-2026-12-03-counts-counts-$k.plugin.xz" >"$tmp/cost-$k.plugin"
+	xz -dc "$res/cost-2026-12-03-counts-counts-$k.log.xz" >"$tmp/cost-$k.log"
+	cp "$tmp/cost-$k.plugin" "$tmp/cost-same.plugin"
+	cp "$tmp/cost-$k.log" "$tmp/cost-same.log"
+done
+python3 "$stats" price "$prices" "$tmp" prod-plain same >"$tmp/same.md"
+ktap_test_result "a kernel priced against itself: 1.000 to 1.000 in every row, no sign change" \
+	eval 'rows=$(grep -cE "^\| [a-z-]+ \| (caller|roundtrip|all)" "$tmp/same.md")
+	      [ "$rows" -ge 13 ] && [ "$(grep -cE "\| 1\.000 to 1\.000 \|\$" "$tmp/same.md")" = "$rows" ] &&
+	      ! grep -q "changes sign" "$tmp/same.md"'
+
+# bad_prices EDIT WANT: the prices file with sed EDIT applied is refused
+# (exit not 0) with WANT in the message
+bad_prices() {
+	sed "$1" "$prices" >"$tmp/bad"
+	! python3 "$stats" price "$tmp/bad" "$tmp" prod-plain same >/dev/null 2>"$tmp/err" &&
+		grep -q "$2" "$tmp/err"
+}
+first=$(grep -m1 '^price ' "$prices")
+mach=$(echo "$first" | cut -d' ' -f2)
+ktap_test_result "LOW above HIGH: refused, the line named" \
+	bad_prices "0,/^price /s/^price \([^ ]*\) \([^ ]*\) \([^ ]*\) \([^ ]*\)/price \1 \2 \4 \3/" "bad:[0-9]*: LOW .* HIGH .*: 0 <= LOW <= HIGH"
+ktap_test_result "a metric that is not priced: refused, named" \
+	bad_prices "0,/^price /s/^price \([^ ]*\) [^ ]*/price \1 cycles/" "bad:[0-9]*: cycles is not a priced metric"
+ktap_test_result "a machine without a price for a metric: refused, both named" \
+	bad_prices "/^price $mach apic /d" "$mach has no price for apic"
+ktap_test_result "a price whose source no ref line gives: refused, named" \
+	bad_prices "/^ref /d" "cites \[.*\], which no ref line gives"
+# mapsubset: of a System.map, the symbols that contain the H lines'
+# addresses (PC and call site), nothing else
+mkdir -p "$tmp/ms"
+cat >"$tmp/ms/cost-x.map" <<M
+ffffffff81000000 T _stext
+ffffffff81001000 T foo
+ffffffff81002000 t bar
+ffffffff81003000 T baz
+ffffffff81003800 D some_data
+ffffffff81004000 T after
+M
+cat >"$tmp/ms/cost-x.plugin" <<P
+W 10 op insns 5 atomics 1 fences 0 wlines 0 rlines 0 apic 0 halts 0
+H 10 op atomics ffffffff81001010 ffffffff81003004 1
+H 10 op insns ffffffff81002fff 0 5
+P
+ktap_test_result "mapsubset: foo, bar and baz, which hold the addresses; not _stext, some_data, after" \
+	[ "$(python3 "$stats" mapsubset "$tmp/ms" x | awk '{ print $3 }' | paste -sd,)" = "foo,bar,baz" ]
+ktap_finished
