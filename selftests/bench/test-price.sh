@@ -23,11 +23,9 @@ ktap_test_result "make bench-price regenerates results/cost-2026-12-03-counts-pr
 	cmp -s "$tmp/price.md" "$res/cost-2026-12-03-counts-priced.md"
 
 # prod-plain against itself: every corner's ratio is 1
-for k in prod-plain; do
-	xz -dc "$res/cost-2026-12-03-counts-counts-$k.plugin.xz" >"$tmp/cost-$k.plugin"
-	xz -dc "$res/cost-2026-12-03-counts-counts-$k.log.xz" >"$tmp/cost-$k.log"
-	cp "$tmp/cost-$k.plugin" "$tmp/cost-same.plugin"
-	cp "$tmp/cost-$k.log" "$tmp/cost-same.log"
+for f in plugin log; do
+	xz -dc "$res/cost-2026-12-03-counts-counts-prod-plain.$f.xz" >"$tmp/cost-prod-plain.$f"
+	cp "$tmp/cost-prod-plain.$f" "$tmp/cost-same.$f"
 done
 python3 "$stats" price "$prices" "$tmp" prod-plain same >"$tmp/same.md"
 ktap_test_result "a kernel priced against itself: 1.000 to 1.000 in every row, no sign change" \
