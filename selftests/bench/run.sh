@@ -114,7 +114,8 @@ accel_of() { # NAME: "kvm" or "tcg" as run-vm.sh chose it for that run
 
 series_id() { # the series a kernel of this run carries: a hash of its files, and git's last commit of them
 	local h c
-	h=$(cd "$top/kernel" && cat series $(sed 's|^|patches/|' series) stable/*.patch 2>/dev/null | sha256sum | cut -c1-12)
+	h=$(cd "$top/kernel" && { cat series; sed 's|^|patches/|' series | xargs cat; cat stable/*.patch; } 2>/dev/null |
+		sha256sum | cut -c1-12)
 	c=$(git -C "$top" log -1 --format=%h -- kernel/series kernel/patches kernel/stable 2>/dev/null || true)
 	echo "series sha256 $h (kernel/series, its patches, kernel/stable)${c:+, last changed in commit $c}$(git -C "$top" diff --quiet HEAD -- kernel 2>/dev/null || echo ', with uncommitted changes')"
 }
