@@ -64,6 +64,7 @@ help:
 	@echo "  make bench-price   the committed counts priced with published ranges, per machine (no VM)"
 	@echo "  make bench-tables BASE=RESULT  a counts run's tables made again from its committed files (no VM)"
 	@echo "  make bench-gpu     vkms's composer workqueue: vblank to composition and late frames, default vs fifo"
+	@echo "  make bench-gpu-submit  a drm_sched-shaped submit path at 20 Hz with RT tasks: dispatch over 1 ms, RT kthread_worker beside"
 	@echo "  make install       install wqrtd, wqrtctl, the unit, man pages (DESTDIR, PREFIX)"
 	@echo "  make uninstall     remove what make install installed (same DESTDIR, PREFIX)"
 	@echo "  make deb           the Debian packages wqrtd, wqrt-selftests and wqrt-selftests-dkms"
@@ -269,7 +270,7 @@ distclean: clean
 
 # Benchmarks: numbers, never tests. Tables and plots under build/bench/.
 .PHONY: bench bench-latency bench-burst bench-enqueue bench-flush bench-imu bench-reaction bench-cost bench-reserve \
-	bench-flush-sweep bench-gpu bench-price bench-tables
+	bench-flush-sweep bench-gpu bench-gpu-submit bench-price bench-tables
 bench: bench-latency bench-enqueue bench-flush bench-imu bench-reaction
 
 # the base case, then the scenarios of issue 18.6 on prod and prod-plain
@@ -303,6 +304,12 @@ bench-reserve: deps
 # RATES, DURATION, SIZE: selftests/bench/run.sh)
 bench-gpu: deps
 	@selftests/bench/run.sh gpu
+
+# issue 43.3: the seed's GPU case, a drm_sched-shaped submit path
+# (selftests/bench/gpu-submit/: ROUNDS, FRAMES, SUBMIT_VARIANTS, RT_TASKS,
+# SUBMIT_KERNEL, driver.sh)
+bench-gpu-submit: deps
+	@selftests/bench/run.sh gpu-submit
 
 # issue 29, before a change to the workqueue patches: what the series
 # adds to queue_work() and flushes, counted (host-independent) and timed,

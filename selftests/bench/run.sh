@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# run.sh latency|latency-scenarios|burst|enqueue|flush|imu|reserve|cost|flush-sweep|gpu:
+# run.sh latency|latency-scenarios|burst|enqueue|flush|imu|reserve|cost|flush-sweep|gpu|gpu-submit:
 # `make bench-latency` (latency, latency-scenarios, then burst) / `make
 # bench-burst` / `make bench-enqueue` / `make bench-flush` / `make
 # bench-imu` / `make bench-reserve` / `make bench-cost` / `make
@@ -15,7 +15,7 @@ top=$(cd "$(dirname "$0")/../.." && pwd)
 build=${WQRT_BUILD:-$top/build}
 out=$build/bench
 mkdir -p "$out"
-what=${1:?usage: run.sh latency|latency-scenarios|burst|enqueue|flush|imu|reserve|cost|flush-sweep|gpu}
+what=${1:?usage: run.sh latency|latency-scenarios|burst|enqueue|flush|imu|reserve|cost|flush-sweep|gpu|gpu-submit}
 # when this part of the bench began: every environment record gives the
 # span to its own writing, so the parts of one make bench add up to its
 # wall time
@@ -1302,6 +1302,10 @@ gpu)
 	save_config "$kernel" "$res/$base-$kernel.config.xz"
 	cat "$out/gpu.md"
 	echo "bench: table $out/gpu.md, raw $raw (copies under selftests/bench/results/$base.*)"
+	;;
+gpu-submit)
+	# the benchmark's own folder: its module, guest script, statistics
+	. "$top/selftests/bench/gpu-submit/driver.sh"
 	;;
 imu)
 	# seed 004 (issue 32.0-1): IMU frames through the 8250's flip buffer

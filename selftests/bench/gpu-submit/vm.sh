@@ -1,0 +1,92 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# Runs inside the VM (make bench-gpu-submit): the seed's GPU case (issue
+# 43.3), a driver whose submit work must start within about 1 ms of
+# queue_work() at 20 frames a second, with other RT tasks on the system.
+# wqrt_submit.ko's job source, a hard hrtimer every PERIOD_US, queues each
+# job's submit work (drm_sched's run_job) on the unbound workqueue
+# wqrt_submit, or on a SCHED_FIFO kthread_worker (the baseline a maintainer
+# asks for); the submit spins SUBMIT_US and starts the "GPU", whose
+# completion interrupt JOB_US later queues the free work. Under the load of
+# every latency benchmark (load.sh) and RT_TASKS (N PRIO ON_US OFF_US:
+# SCHED_FIFO kthreads of the module, on the CPUs in turn). ROUNDS rounds,
+# each variant once a round in the order of the round's line in ./order.
+# Prints:
+#   I ...                              the environment
+#   O ROUND VARIANT...                 the order of a round
+#   F VARIANT ROUND SEQ SUBMIT_NS FREE_NS TIMER_NS POLICY   one line a frame
+#   F VARIANT ROUND SEQ drop           a frame whose job slot was busy
+#   V VARIANT ROUND skipped: why       a variant this kernel refuses
+# The settings are the first lines, which the runner rewrites.
+
+FRAMES=1200
+PERIOD_US=50000
+JOB_US=5000
+SUBMIT_US=50
+ROUNDS=5
+RT_TASKS="2 30 2000 8000"
+VARIANTS="default nice-20 fifo50 fifo50-private-reserve kthread50"
+
+wq=/sys/devices/virtual/workqueue/wqrt_submit
+ctl=/sys/kernel/debug/wqrt_submit
+here=$(dirname "$0")
+
+insmod "$here/wqrt_submit.ko" || { echo "E cannot load wqrt_submit.ko"; exit 1; }
+[ -d "$wq" ] || { echo "E no $wq"; exit 1; }
+echo "I kernel $(uname -r) vcpus $(nproc) frames $FRAMES period_us $PERIOD_US job_us $JOB_US submit_us $SUBMIT_US rounds $ROUNDS"
+echo "I clocksource $(cat /sys/devices/system/clocksource/clocksource0/current_clocksource 2>/dev/null || echo unknown)"
+echo "I rt_tasks $RT_TASKS (N SCHED_FIFO PRIO kthreads spinning ON_US every ON_US + OFF_US)"
+
+. "$here/load.sh"
+start_load
+# shellcheck disable=SC2086 # four numbers
+echo $RT_TASKS >"$ctl/rt_tasks" || { echo "E rt_tasks refused: $RT_TASKS"; exit 1; }
+
+setattr() { # ATTR VALUE: fails the variant when the kernel refuses
+	[ -e "$wq/$1" ] || return 1
+	echo "$2" >"$wq/$1" 2>/dev/null
+}
+
+reset_wq() {
+	setattr policy normal
+	setattr nr_idle_extra 0
+	setattr private 0
+	setattr nice 0
+}
+
+variant() { # NAME ROUND
+	reset_wq
+	kind=wq
+	case "$1" in
+	default) ;;
+	nice-20) setattr nice -20 || return 1 ;;
+	fifo50) setattr policy fifo && setattr rtprio 50 || return 1 ;;
+	fifo50-private-reserve)
+		setattr private 1 && setattr nr_idle_extra 2 &&
+			setattr policy fifo && setattr rtprio 50 || return 1
+		;;
+	kthread50) kind=kthread ;;
+	*) return 1 ;;
+	esac
+	sleep 1
+	echo "$kind $FRAMES $PERIOD_US $JOB_US $SUBMIT_US 50" >"$ctl/run" || return 1
+	awk -v v="$1" -v r="$2" '{ print "F " v " " r " " $0 }' "$ctl/run"
+}
+
+r=1
+while [ $r -le "$ROUNDS" ]; do
+	order=$(sed -n "${r}p" "$here/order" 2>/dev/null)
+	[ -n "$order" ] || order=$VARIANTS
+	echo "O $r $order"
+	for v in $order; do
+		variant "$v" $r || echo "V $v $r skipped: attribute missing or refused on this kernel"
+	done
+	r=$((r + 1))
+done
+
+echo "0 0 0 0" >"$ctl/rt_tasks"
+reset_wq
+stop_load
+echo "I clocksource $(cat /sys/devices/system/clocksource/clocksource0/current_clocksource 2>/dev/null || echo unknown)"
+exit 0
