@@ -31,9 +31,11 @@ export WQRT_VM_APPEND="${WQRT_VM_APPEND:+$WQRT_VM_APPEND }tsc=reliable"
 
 # A latency benchmark runs on a quiet host or not at all (quiet.sh): the
 # host is checked when the bench lock is taken and before every boot, and
-# every result says how the checks went (a forced run first). The
-# counting benchmarks (cost, flush-sweep) count instructions under
-# -icount, which the host's load does not change: they are not checked.
+# every result says how the checks went (a forced run first). Boots that
+# count instructions, or time on the guest's instruction clock (-icount),
+# are not checked (quiet_exempt=1: the host's load does not change what
+# they measure): the counting boots of cost and flush-sweep, and the timed
+# boots of cost with ICOUNT=1. Its timed boots on the host's clock are.
 . "$top/selftests/bench/quiet.sh"
 quiet_rec=$out/quiet-$what.record
 : >"$quiet_rec"
@@ -42,7 +44,7 @@ quiet_rec=$out/quiet-$what.record
 rounds_list=$out/rounds-$what.list
 : >"$rounds_list"
 quiet_check() { # WHO
-	case "$what" in cost | flush-sweep) return 0 ;; esac
+	[ "${quiet_exempt:-0}" = 0 ] && [ "$what" != flush-sweep ] || return 0
 	host_quiet "$1" "$quiet_rec"
 }
 
@@ -195,6 +197,8 @@ build_once() { # KERNEL: build it and its module once per run
 # the cases of wqrt_bench's cost command (selftests/bench/vm-cost.sh).
 count_boot() { # KERNEL SMP NAME RUNS [CASES]: $out/NAME.{log,plugin,map,env}
 	local k=$1 smp=$2 name=$3 runs=$4 cases=${5:-} before after
+	# counts do not depend on the host's load (boot() sees this)
+	local quiet_exempt=1
 	if [ -z "${wqcount_built:-}" ]; then
 		gcc -O2 -Wall -Wextra -Werror -fPIC -shared -fvisibility=hidden \
 			-o "$out/wqcount.so" "$top/selftests/bench/cost/wqcount.c"
@@ -874,9 +878,15 @@ cost)
 	# thread queueing and flushing an unbound workqueue with its worker
 	# where the scheduler puts it, on the thread's CPU (-same) and on
 	# the other (-other), and a flush behind an item on each online
-	# CPU's pwq. ICOUNT=1 (the default) runs the timed boots on the
-	# guest's instruction clock, as the counting boots; ICOUNT=0 on the
-	# host's.
+	# CPU's pwq. The timed boots run on the host's clock (multi-threaded
+	# TCG: the vCPUs overlap, atomics and moved cache lines cost what the
+	# host makes them cost) and only on a quiet host (quiet.sh), checked
+	# before every boot; ICOUNT=1 runs them on the guest's instruction
+	# clock instead, as the counting boots, which shows instruction paths
+	# and scheduling order, never cost (the counts and bench-price are
+	# for that). IDLE_POLL=1 boots the timed guests with idle=poll (a
+	# vCPU never halts: the control for the cost of waking a halted
+	# vCPU), each boot's /proc/cmdline checked and recorded.
 	# Per-round ratios with intervals that resample the rounds, the
 	# smallest cost the run could see, the host's load and steal time
 	# per boot. COUNTS=0 or TIMES=0 skips a
@@ -886,13 +896,19 @@ cost)
 	count_kernels=${COUNT_KERNELS:-prod-plain prod}
 	runs=${RUNS:-100} rounds=${ROUNDS:-3}
 	producers=${PRODUCERS:-8} items=${ITEMS:-50000}
-	reps=${REPS:-3} ms=${MS:-1000} icount=${ICOUNT:-1}
+	reps=${REPS:-3} ms=${MS:-1000} icount=${ICOUNT:-0} idle_poll=${IDLE_POLL:-0}
 	flush_cases=${FLUSH_CASES:-qf1-unbound qf1-unbound-same qf1-unbound-other dense-percpu}
 	seed=${SEED:-$(od -An -N4 -tu4 /dev/urandom | tr -d ' ')}
 	[[ "$icount" =~ ^[01]$ ]] || {
 		echo "bench-cost: ICOUNT=$icount: 0 (the host's clock) or 1 (the guest's clock on instructions), please" >&2
 		exit 2
 	}
+	[[ "$idle_poll" =~ ^[01]$ ]] || {
+		echo "bench-cost: IDLE_POLL=$idle_poll: 0 or 1 (the timed guests booted with idle=poll), please" >&2
+		exit 2
+	}
+	# the host is checked only when there is a timing on its clock
+	[ "${TIMES:-1}" = 1 ] && [ "$icount" = 0 ] || quiet_exempt=1
 	for v in runs rounds producers items reps ms; do
 		[[ "${!v}" =~ ^[1-9][0-9]{0,7}$ ]] || {
 			echo "bench-cost: ${v^^}=${!v}: a positive integer, please" >&2
@@ -906,7 +922,7 @@ cost)
 	{
 		echo "# What the series costs everyone else: make bench-cost ($date${TAG:+, $TAG})"
 		echo
-		echo "Command: \`$(for v in COUNTS TIMES ICOUNT COUNT_KERNELS PREFIX_TREE RUNS ROUNDS PRODUCERS ITEMS REPS MS FLUSH_CASES TAG; do [ -z "${!v:-}" ] || printf '%s=%q ' "$v" "${!v}"; done)SEED=$seed make bench-cost\`."
+		echo "Command: \`$(for v in COUNTS TIMES ICOUNT IDLE_POLL COUNT_KERNELS PREFIX_TREE RUNS ROUNDS PRODUCERS ITEMS REPS MS FLUSH_CASES TAG; do [ -z "${!v:-}" ] || printf '%s=%q ' "$v" "${!v}"; done)SEED=$seed make bench-cost\`."
 		echo
 	} >"$out/cost.md"
 	if [ "${COUNTS:-1}" = 1 ]; then
@@ -1001,6 +1017,7 @@ cost)
 			time_vm_env=(WQRT_VM_TCG_THREAD=single WQRT_VM_ACCEL=tcg
 				"WQRT_VM_QEMU_ARGS=-icount shift=0,sleep=off")
 		fi
+		[ "$idle_poll" = 0 ] || tsc_append="$tsc_append idle=poll"
 		for r in $(seq 1 "$rounds"); do
 			for k in $(sed -n "${r}p" "$out/cost.order-enqueue") $(sed -n "${r}p" "$out/cost.order-flush"); do
 				echo "bench-cost: round $r/$rounds: $k"
@@ -1016,6 +1033,11 @@ cost)
 				sed -i 's/\r$//' "$log"
 				grep -q '^I kernel' "$log" || { cat "$out/cost-t-$k-$r.vmout"; exit 1; }
 				grep '^E ' "$log" && { cat "$out/cost-t-$k-$r.vmout"; exit 1; }
+				# the control's parameter, in force or the run stops
+				if [ "$idle_poll" = 1 ] && ! grep -q '^I cmdline .*\bidle=poll\b' "$log"; then
+					echo "bench-cost: IDLE_POLL=1 but the guest of cost-t-$k-$r booted without idle=poll: $(grep '^I cmdline' "$log" || echo 'no cmdline line')" >&2
+					exit 1
+				fi
 				echo "$k $r H load $l0 steal $(steal_pct "$s0" "$(steal)") % accel $(accel_of "cost-t-$k-$r") $(grep '^I clocksource' "$log" | awk '{ print $3 }' | paste -sd, -)" >>"$raw"
 				# a metric's figure in a boot: the median of its samples
 				awk '$1 == "S" { print $2, $3 }' "$log" | sort -k1,1 -k2g |

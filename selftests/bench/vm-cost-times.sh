@@ -19,6 +19,8 @@ FLUSH_CASES="qf1-unbound qf1-unbound-same qf1-unbound-other dense-percpu"
 
 insmod /wqrt/wqrt_bench.ko || { echo "E cannot load wqrt_bench.ko"; exit 1; }
 echo "I kernel $(uname -r) vcpus $(nproc) possible $(cat /sys/devices/system/cpu/possible) mode $MODE"
+# what the boot was given (make bench-cost IDLE_POLL=1 checks idle=poll)
+echo "I cmdline $(cat /proc/cmdline)"
 echo "I clocksource $(cat /sys/devices/system/clocksource/clocksource0/current_clocksource 2>/dev/null || echo unknown)"
 ctl=/sys/kernel/debug/wqrt_bench
 
