@@ -47,8 +47,10 @@ WPRIO=${WPRIO:-40}
 RPRIO=${RPRIO:-30}
 VARIANTS=${VARIANTS:-default nice-20-pin tuned-fifo20 wqrt wqrt-pin}
 UART=${UART:-/dev/ttyS2}
-wq=/sys/devices/virtual/workqueue/ttyS-serial_8250
-imu=/wqrt/imu_uart
+# on a board: WQ the port's flip workqueue (ttyAMA-ttyAMA for a PL011),
+# IMU where imu_uart was built (docs/hardware.md)
+wq=/sys/devices/virtual/workqueue/${WQ:-ttyS-serial_8250}
+imu=${IMU:-/wqrt/imu_uart}
 tracefs=/sys/kernel/tracing
 
 ncpu=$(nproc)
@@ -78,7 +80,7 @@ echo "I clocksource $(cat /sys/devices/system/clocksource/clocksource0/current_c
 echo "I frame $FRAME_LEN bytes through $UART in loopback at 115200 baud (8250, 16550A FIFO)"
 echo "I writer SCHED_FIFO $WPRIO, reader SCHED_FIFO $RPRIO, both on CPU $CPU"
 echo "I irq $irq effective affinity $(cat "/proc/irq/$irq/effective_affinity_list" 2>/dev/null), thread $(thread_state "$irqpid"); pinned variants: CPU $irqcpu"
-echo "I ttyS-serial_8250 at boot: $(for a in policy rtprio nice cpumask; do printf '%s=%s ' $a "$(cat "$wq/$a" 2>/dev/null || echo -)"; done)"
+echo "I ${WQ:-ttyS-serial_8250} at boot: $(for a in policy rtprio nice cpumask; do printf '%s=%s ' $a "$(cat "$wq/$a" 2>/dev/null || echo -)"; done)"
 
 # queue_work -> flush_to_ldisc start from the trace events, when the
 # kernel has them.
@@ -103,7 +105,7 @@ trace_on() {
 	echo 1 >"$tracefs/tracing_on"
 }
 
-trace_off() { # VARIANT ROUND: T lines for every flush_to_ldisc of ttyS-serial_8250
+trace_off() { # VARIANT ROUND: T lines for every flush_to_ldisc of the flip workqueue
 	[ $tracing = 1 ] || return 0
 	echo 0 >"$tracefs/tracing_on"
 	for e in workqueue_queue_work workqueue_execute_start; do
@@ -112,7 +114,7 @@ trace_off() { # VARIANT ROUND: T lines for every flush_to_ldisc of ttyS-serial_8
 	# "<comm>-<pid> [cpu] flags secs.usecs: event: ..."; a work item is
 	# queued once while pending, so a queue and the next start of the same
 	# work struct pair up.
-	awk -v v="$1" -v r="$2" '
+	awk -v v="$1" -v r="$2" -v wqname="${WQ:-ttyS-serial_8250}" '
 	function ts(   i) {
 		for (i = 1; i <= NF; i++)
 			if ($i ~ /^[0-9]+\.[0-9]+:$/)
@@ -125,7 +127,7 @@ trace_off() { # VARIANT ROUND: T lines for every flush_to_ldisc of ttyS-serial_8
 				return substr($i, 2, length($i) - 2) + 0
 		return -1
 	}
-	/workqueue_queue_work:/ && / workqueue=ttyS-serial_8250 / && / function=flush_to_ldisc / {
+	/workqueue_queue_work:/ && $0 ~ " workqueue=" wqname " " && / function=flush_to_ldisc / {
 		w = $0; sub(/.*work struct=/, "", w); sub(/ .*/, "", w)
 		q[w] = ts()
 		qc[w] = cpu()
