@@ -223,7 +223,11 @@ flavour_spec() {
 	# bench-cost, make bench-flush-sweep): the same kernels, the same trees
 	prod-flush) flavour_spec prod; return 0 ;;
 	prod-flush-plain) flavour_spec prod-plain; return 0 ;;
-	*)	die "unknown kernel flavour '$1' (test, plain, test-arm64, test-kasan, no-policy, race, wake-irqs-on, perf, perf-plain, perf-alt, prod, prod-plain, prod-alt, flush-nosync, rt-exit-nofix, bench-flush, bench-flush-plain, prod-flush, prod-flush-plain)" ;;
+	# prod with a flusher that spins up to 20 us before it sleeps
+	# (kernel/variants/flush-spin): make bench-cost FLUSH_SPIN=1
+	prod-flush-spin) FL_SERIES=1 FL_VARIANT="possible-cpus flush-spin"
+		FL_FRAGMENTS="wqrt.config prod.config" ;;
+	*)	die "unknown kernel flavour '$1' (test, plain, test-arm64, test-kasan, no-policy, race, wake-irqs-on, perf, perf-plain, perf-alt, prod, prod-plain, prod-alt, flush-nosync, rt-exit-nofix, bench-flush, bench-flush-plain, prod-flush, prod-flush-plain, prod-flush-spin)" ;;
 	esac
 	# Every flavour starts from its architecture's own fragment.
 	FL_FRAGMENTS="$FL_ARCH.config $FL_FRAGMENTS"

@@ -897,10 +897,15 @@ cost)
 	runs=${RUNS:-100} rounds=${ROUNDS:-3}
 	producers=${PRODUCERS:-8} items=${ITEMS:-50000}
 	reps=${REPS:-3} ms=${MS:-1000} icount=${ICOUNT:-0} idle_poll=${IDLE_POLL:-0}
+	flush_spin=${FLUSH_SPIN:-0}
 	flush_cases=${FLUSH_CASES:-qf1-unbound qf1-unbound-same qf1-unbound-other dense-percpu}
 	seed=${SEED:-$(od -An -N4 -tu4 /dev/urandom | tr -d ' ')}
 	[[ "$icount" =~ ^[01]$ ]] || {
 		echo "bench-cost: ICOUNT=$icount: 0 (the host's clock) or 1 (the guest's clock on instructions), please" >&2
+		exit 2
+	}
+	[[ "$flush_spin" =~ ^[01]$ ]] || {
+		echo "bench-cost: FLUSH_SPIN=$flush_spin: 0 or 1 (the flush cases on prod-flush-spin too), please" >&2
 		exit 2
 	}
 	[[ "$idle_poll" =~ ^[01]$ ]] || {
@@ -922,7 +927,7 @@ cost)
 	{
 		echo "# What the series costs everyone else: make bench-cost ($date${TAG:+, $TAG})"
 		echo
-		echo "Command: \`$(for v in COUNTS TIMES ICOUNT IDLE_POLL COUNT_KERNELS PREFIX_TREE RUNS ROUNDS PRODUCERS ITEMS REPS MS FLUSH_CASES TAG; do [ -z "${!v:-}" ] || printf '%s=%q ' "$v" "${!v}"; done)SEED=$seed make bench-cost\`."
+		echo "Command: \`$(for v in COUNTS TIMES ICOUNT IDLE_POLL FLUSH_SPIN COUNT_KERNELS PREFIX_TREE RUNS ROUNDS PRODUCERS ITEMS REPS MS FLUSH_CASES TAG; do [ -z "${!v:-}" ] || printf '%s=%q ' "$v" "${!v}"; done)SEED=$seed make bench-cost\`."
 		echo
 	} >"$out/cost.md"
 	if [ "${COUNTS:-1}" = 1 ]; then
@@ -979,6 +984,13 @@ cost)
 	fi
 	if [ "${TIMES:-1}" = 1 ]; then
 		pairs="prod-plain prod prod-flush-plain prod-flush"
+		# FLUSH_SPIN=1: the flush cases on a third kernel, the series
+		# with a flusher that spins before it sleeps (issue 44.4)
+		flush_kernels="prod-flush-plain prod-flush"
+		if [ "$flush_spin" = 1 ]; then
+			pairs="$pairs prod-flush-spin"
+			flush_kernels="$flush_kernels prod-flush-spin"
+		fi
 		for k in $pairs; do
 			build_once "$k"
 			cp "$top/selftests/bench/vm-cost-times.sh" "$out/stage-$k/vm-cost-times.sh"
@@ -990,7 +1002,7 @@ cost)
 				"$out/stage-$k/vm-cost-times.sh"
 		done
 		orders "$seed" "$rounds" "prod-plain prod" >"$out/cost.order-enqueue"
-		orders "$((seed + 1))" "$rounds" "prod-flush-plain prod-flush" >"$out/cost.order-flush"
+		orders "$((seed + 1))" "$rounds" "$flush_kernels" >"$out/cost.order-flush"
 		raw=$out/cost-times.raw
 		: >"$raw"
 		bench_lock bench-cost
@@ -1079,8 +1091,10 @@ cost)
 			fi
 			echo "$(( ($(date +%s) - start) / 60 )) min in all (the counting boots included)."
 			echo
+			# shellcheck disable=SC2046 # the spin's pairs, a kernel a word
 			SEED=$seed python3 "$top/selftests/bench/cost-stats.py" times "$raw" \
-				prod-plain prod prod-flush-plain prod-flush
+				prod-plain prod prod-flush-plain prod-flush \
+				$([ "$flush_spin" = 0 ] || echo prod-flush-plain prod-flush-spin prod-flush prod-flush-spin)
 			echo
 			echo "Host load and steal time per boot (steal: the share of this host's"
 			echo "CPU time its own hypervisor took while the boot ran):"
@@ -1091,7 +1105,7 @@ cost)
 			echo
 			echo "Over the timed part: load $load_before before, $load_after after; steal $(steal_pct "$steal_before" "$steal_after") %."
 			echo
-			for k in prod-plain prod prod-flush-plain prod-flush; do
+			for k in prod-plain prod $flush_kernels; do
 				echo "### $k"
 				echo
 				env_record "cost-t-$k-1" "$k" "$load_before" "$load_after"
