@@ -3,7 +3,7 @@
  * imu_uart: the IMU-over-UART case of seed 004 for `make bench-imu`.
  *
  *   imu_uart [-n FRAMES] [-p PERIOD_US] [-l FRAME_LEN] [-c CPU]
- *            [-w WRITER_PRIO] [-r READER_PRIO] [-t TAG] [-e] DEVICE
+ *            [-w WRITER_PRIO] [-r READER_PRIO] [-t TAG] [-e] [-R] DEVICE
  *
  * Puts DEVICE (a 16550) in raw mode and in loopback (TIOCM_LOOP, MCR bit 4,
  * as uart_loop does), then a SCHED_FIFO writer sends one FRAME_LEN-byte
@@ -31,6 +31,19 @@
  *     overrun N buf_overrun N
  * (overrun: the UART's receive FIFO overflowed; buf_overrun: the tty's
  * flip buffer did, both from TIOCGICOUNT over the run.)
+ *
+ * -R: the frames come from outside, as from a real IMU (imu_sender on the
+ * host, through QEMU's serial backend, sends one every PERIOD_US on the
+ * host's clock): no writer and no loopback; the reader takes the first
+ * FRAMES frames it gets, whatever their numbers, and prints one line per
+ * frame received, then the X line:
+ *   G TAG K SEQ GAP_NS
+ * GAP is the time from the read() that completed the previous frame to
+ * the one that completed this one (-1 for the first); lost counts the
+ * numbers missing between consecutive frames, dup the frames that did
+ * not come after the one before. No clock is shared with the sender:
+ * what the reader sees is the gaps.
+ *
  * Exit 0 when the run took place (lost or corrupt frames are numbers, not
  * failures), 2 on a usage or setup error.
  */
@@ -73,7 +86,9 @@ struct run {
 	int64_t *wlate;		/* per frame: write start - scheduled */
 	int64_t *arr;		/* per frame: arrival time, -1 */
 	atomic_uint received;
-	uint32_t corrupt, dup;
+	uint32_t corrupt, dup, lost;
+	int feed;		/* -R: frames from outside */
+	uint32_t *seqs;		/* -R: the number of each frame received */
 	uint64_t junk;
 	atomic_int stop;
 	atomic_int reader_ready;
@@ -181,6 +196,31 @@ static void *writer(void *arg)
 	return NULL;
 }
 
+/*
+ * -R: frame SEQ of the sender's, the next one received, read at NOW. The
+ * numbers are 24 bits and wrap; one less than half the space ahead of the
+ * previous frame is a loss of those in between, anything else a frame out
+ * of order (dup).
+ */
+static void parse_feed(struct run *r, uint32_t seq, int64_t now)
+{
+	uint32_t k = r->received, ahead;
+
+	if (k >= r->count)
+		return;
+	if (k) {
+		ahead = (seq - r->seqs[k - 1]) & 0xffffff;
+		if (!ahead || ahead >= 0x800000) {
+			r->dup++;
+			return;
+		}
+		r->lost += ahead - 1;
+	}
+	r->seqs[k] = seq;
+	r->arr[k] = now;
+	r->received = k + 1;
+}
+
 /* Take the frames out of buf[0..*len) that are complete, stamped at now. */
 static void parse(struct run *r, unsigned char *buf, size_t *len, int64_t now,
 		  int *resync)
@@ -206,7 +246,9 @@ static void parse(struct run *r, unsigned char *buf, size_t *len, int64_t now,
 		}
 		*resync = 0;
 		seq = get_le(f + 1, 3);
-		if (seq >= r->count) {
+		if (r->feed) {
+			parse_feed(r, seq, now);
+		} else if (seq >= r->count) {
 			r->corrupt++;
 		} else if (r->arr[seq] >= 0) {
 			r->dup++;
@@ -253,7 +295,7 @@ static void *reader(void *arg)
 
 static void usage(void)
 {
-	fprintf(stderr, "usage: imu_uart [-n FRAMES] [-p PERIOD_US] [-c CPU] [-w WRITER_PRIO] [-r READER_PRIO] [-t TAG] [-e] DEVICE\n");
+	fprintf(stderr, "usage: imu_uart [-n FRAMES] [-p PERIOD_US] [-l FRAME_LEN] [-c CPU] [-w WRITER_PRIO] [-r READER_PRIO] [-t TAG] [-e] [-R] DEVICE\n");
 	exit(2);
 }
 
@@ -269,7 +311,7 @@ int main(int argc, char **argv)
 	int loop = TIOCM_LOOP, echo = 0, c, e;
 	int64_t end;
 
-	while ((c = getopt(argc, argv, "n:p:l:c:w:r:t:e")) != -1) {
+	while ((c = getopt(argc, argv, "n:p:l:c:w:r:t:eR")) != -1) {
 		switch (c) {
 		case 'n':
 			r.count = strtoul(optarg, NULL, 10);
@@ -295,6 +337,10 @@ int main(int argc, char **argv)
 		case 'e':
 			echo = 1;
 			break;
+		case 'R':
+			r.feed = 1;
+			echo = 1;	/* no loopback: the bytes come from outside */
+			break;
 		default:
 			usage();
 		}
@@ -305,7 +351,8 @@ int main(int argc, char **argv)
 
 	r.wlate = calloc(r.count, sizeof(*r.wlate));
 	r.arr = malloc(r.count * sizeof(*r.arr));
-	if (!r.wlate || !r.arr)
+	r.seqs = calloc(r.count, sizeof(*r.seqs));
+	if (!r.wlate || !r.arr || !r.seqs)
 		return 2;
 	for (uint32_t k = 0; k < r.count; k++)
 		r.arr[k] = -1;
@@ -343,15 +390,20 @@ int main(int argc, char **argv)
 		e = pthread_attr_setstacksize(&attr, 256 * 1024);
 	if (!e)
 		e = pthread_create(&rt, &attr, reader, &r);
-	if (!e)
+	if (!e && !r.feed)
 		e = pthread_create(&wt, &attr, writer, &r);
 	if (e) {
 		fprintf(stderr, "imu_uart: pthread_create: %s\n", strerror(e));
 		return 2;
 	}
-	pthread_join(wt, NULL);
-	/* a frame that is not there 1 s after its last period is lost */
-	end = atomic_load(&r.t0) + r.count * r.period_ns + NSEC_PER_SEC;
+	if (r.feed) {
+		/* the sender runs already: FRAMES periods and 5 s to start */
+		end = now_ns() + r.count * r.period_ns + 5 * NSEC_PER_SEC;
+	} else {
+		pthread_join(wt, NULL);
+		/* a frame that is not there 1 s after its last period is lost */
+		end = atomic_load(&r.t0) + r.count * r.period_ns + NSEC_PER_SEC;
+	}
 	while (r.received < r.count && now_ns() < end && !r.err)
 		usleep(10000);
 	atomic_store(&r.stop, 1);
@@ -365,6 +417,16 @@ int main(int argc, char **argv)
 	if (r.err)
 		return 2;
 
+	if (r.feed) {
+		for (uint32_t k = 0; k < r.received; k++)
+			printf("G %s %u %u %lld\n", tag, k, r.seqs[k],
+			       k ? (long long)(r.arr[k] - r.arr[k - 1]) : -1LL);
+		printf("X %s frames %u received %u lost %u corrupt %u dup %u junk_bytes %llu overrun %d buf_overrun %d\n",
+		       tag, r.count, r.received, r.lost, r.corrupt, r.dup,
+		       (unsigned long long)r.junk, ic1.overrun - ic0.overrun,
+		       ic1.buf_overrun - ic0.buf_overrun);
+		return 0;
+	}
 	for (uint32_t k = 0; k < r.count; k++)
 		printf("F %s %u %lld %lld\n", tag, k, (long long)r.wlate[k],
 		       r.arr[k] < 0 ? -1LL :

@@ -1,0 +1,74 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# test-imu-feed.sh: the host-clock IMU's two ends on the host, with a pty
+# for the guest's UART: imu_sender connects to a Unix socket as it would to
+# QEMU's serial backend, a relay writes what it gets into the pty, imu_uart
+# -R reads the frames there. Checked: every frame read in order, none lost,
+# corrupt or out of order; a frame the relay drops is counted lost; the
+# gaps are there, one per frame. No timing is asserted. TAP output; run by
+# make check's harness stage (as root: imu_uart's reader is SCHED_FIFO).
+set -u
+top=$(cd "$(dirname "$0")/../.." && pwd)
+. "$top/selftests/lib/ktap.sh"
+tmp=$(mktemp -d)
+trap 'kill $(jobs -p) 2>/dev/null; rm -rf "$tmp"' EXIT
+
+ktap_print_header
+if [ "$(id -u)" != 0 ]; then
+	ktap_skip_all "imu_uart's reader needs SCHED_FIFO (root)"
+	exit 0
+fi
+ktap_set_plan 4
+gcc -O2 -Wall -Wextra -Werror -pthread -o "$tmp/imu_uart" "$top/selftests/bench/imu_uart.c" &&
+	gcc -O2 -Wall -Wextra -Werror -o "$tmp/imu_sender" "$top/selftests/bench/imu_sender.c" ||
+	{ ktap_exit_fail_msg "imu_uart or imu_sender does not build"; }
+
+# relay SOCKET LINK [DROP]: accept one connection on SOCKET, write what
+# comes into a new pty whose slave LINK names; DROP: leave out frame DROP
+# (8-byte frames) of the stream
+relay() {
+	python3 - "$@" <<'PY' &
+import os, socket, sys
+path, link = sys.argv[1], sys.argv[2]
+drop = int(sys.argv[3]) if len(sys.argv) > 3 else -1
+master, slave = os.openpty()
+os.symlink(os.ttyname(slave), link)
+srv = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+srv.bind(path)
+srv.listen(1)
+conn, _ = srv.accept()
+pos = 0
+while True:
+    b = conn.recv(4096)
+    if not b:
+        break
+    out = bytes(x for i, x in enumerate(b, pos) if not (drop >= 0 and drop * 8 <= i < drop * 8 + 8))
+    pos += len(b)
+    os.write(master, out)
+PY
+}
+
+run() { # NAME [DROP]: sender and reader through a relay; reader's lines in $tmp/NAME
+	relay "$tmp/$1.sock" "$tmp/$1.tty" ${2:+"$2"}
+	for _ in $(seq 50); do [ -e "$tmp/$1.tty" ] && [ -S "$tmp/$1.sock" ] && break; sleep 0.1; done
+	"$tmp/imu_uart" -R -n 200 -p 1000 -t "$1" "$tmp/$1.tty" >"$tmp/$1" 2>"$tmp/$1.err" &
+	reader=$!
+	sleep 0.3
+	"$tmp/imu_sender" -n 400 -p 1000 -w 5 "$tmp/$1.sock" 2>"$tmp/$1.sender"
+	wait "$reader"
+}
+
+run clean
+ktap_test_result "200 frames read, in order: none lost, corrupt or out of order" \
+	eval '[ "$(grep -c "^G clean " "$tmp/clean")" = 200 ] &&
+	      grep -q "^X clean frames 200 received 200 lost 0 corrupt 0 dup 0 " "$tmp/clean" &&
+	      awk "\$1 == \"G\" && \$3 > 0 { if (\$4 != p + 1) bad++ } \$1 == \"G\" { p = \$4 } END { exit bad > 0 }" "$tmp/clean"'
+ktap_test_result "a gap for every frame but the first, none negative" \
+	eval 'awk "\$1 == \"G\" { n++; if (\$3 == 0 ? \$5 != -1 : \$5 < 0) bad++ } END { exit !(n == 200 && !bad) }" "$tmp/clean"'
+ktap_test_result "the sender says what it sent" grep -q '^S sent [0-9]* late_over_period [0-9]* late_max_ns [0-9]*$' "$tmp/clean.sender"
+
+run dropped 150
+ktap_test_result "a frame the line lost: counted lost, the rest in order" \
+	grep -q "^X dropped frames 200 received 200 lost 1 corrupt 0 dup 0 " "$tmp/dropped"
+ktap_finished
