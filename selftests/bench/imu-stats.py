@@ -40,6 +40,7 @@ class Run:
 		self.x = {}		# the X line's counters
 		self.trace = []		# (ns, queue cpu, run cpu)
 		self.w = []		# W lines
+		self.gaps = []		# -R (host-clock mode): gap ns per frame read
 
 	def seq_lat(self):
 		return [self.frames[k][1] for k in sorted(self.frames)]
@@ -60,7 +61,7 @@ def read(path):
 				# rtla timerlat's histogram: us, count
 				hist.setdefault(mode, {}).setdefault(int(w[3]), []).append(
 					(int(w[4]), int(w[5])))
-			elif t in ("F", "X", "T", "W") and len(w) >= 4:
+			elif t in ("F", "X", "T", "W", "G") and len(w) >= 4:
 				try:
 					rnd = int(w[3])
 				except ValueError:
@@ -74,11 +75,14 @@ def read(path):
 					r.trace.append((int(w[4]), int(w[5]), int(w[6])))
 				elif t == "W":
 					r.w.append(" ".join(w[4:]))
+				elif t == "G" and len(w) >= 7 and int(w[6]) >= 0:
+					r.gaps.append(int(w[6]))
 			else:
 				info.setdefault(mode, []).append(" ".join(w[1:]))
 	# a run counts once it finished: its X line
 	for key in list(runs):
-		runs[key] = {r: run for r, run in runs[key].items() if run.x and run.frames}
+		runs[key] = {r: run for r, run in runs[key].items()
+			     if run.x and (run.frames or run.gaps)}
 		if not runs[key]:
 			del runs[key]
 	return runs, info, hist
@@ -141,6 +145,43 @@ def us(ns):
 	return "%.0f" % (ns / 1000.0)
 
 
+def feed_tables(rows, limit_ns, rng, nboot):
+	"""a host-clock mode: the frames came from imu_sender on the host, the
+	guest's reader saw only the gaps between them (G lines)"""
+	lim_ms = "%g" % (limit_ns / 1e6)
+	print("The frames came from outside the guest (imu_sender on the host, one a")
+	print("period on the host's clock), so no guest writer and no guest timer is")
+	print("on their path; what the reader sees is the gap between one frame's")
+	print("read() and the next one's. Per variant (gaps > %s ms: the share of" % lim_ms)
+	print("frames read more than %s ms after the one before, the rounds" % lim_ms)
+	print("resampled for the interval):")
+	print()
+	print("| variant | rounds | frames read | lost | out of order | gaps > %s ms %% [interval] | p99 gap us | longest gap ms (per round) |" % lim_ms)
+	print("|---|---|---|---|---|---|---|---|")
+	for v, rr in rows:
+		rounds = [rr[r] for r in sorted(rr)]
+		gaps = sorted(g for run in rounds for g in run.gaps)
+		over = [sum(1 for g in run.gaps if g > limit_ns) for run in rounds]
+		sizes = [len(run.gaps) for run in rounds]
+		est = []
+		if len(rounds) > 1:
+			for _ in range(nboot):
+				idx = rng.choices(range(len(rounds)), k=len(rounds))
+				n = sum(sizes[i] for i in idx)
+				if n:
+					est.append(100.0 * sum(over[i] for i in idx) / n)
+			est.sort()
+		c = "[%.2f, %.2f]" % (quantile(est, 0.025), quantile(est, 0.975)) if est else ""
+		print("| %s | %d | %d | %d | %d | %.2f %s | %s | %s |" % (
+			v, len(rounds), sum(run.x.get("received", 0) for run in rounds),
+			sum(run.x.get("lost", 0) for run in rounds),
+			sum(run.x.get("dup", 0) for run in rounds),
+			pct(sum(over), len(gaps)), c,
+			us(quantile(gaps, 0.99)) if gaps else "-",
+			", ".join("%.2f" % (max(run.gaps) / 1e6) if run.gaps else "-" for run in rounds)))
+	print()
+
+
 def main():
 	raw, outdir = sys.argv[1], sys.argv[2]
 	limit_ns = int(os.environ.get("LIMIT_US", "2000")) * 1000
@@ -169,6 +210,9 @@ def main():
 			continue
 		print("## %s" % mode)
 		print()
+		if all(run.gaps and not run.frames for _, rr in rows for run in rr.values()):
+			feed_tables(rows, limit_ns, rng, nboot)
+			continue
 		# the rounds every variant ran in: the pairs of the ratios
 		common = sorted(set.intersection(*(set(rr) for _, rr in rows)))
 		cnt = {}

@@ -1349,7 +1349,10 @@ imu)
 	# counts: frames later than LIMIT_US (2 ms) or lost, the longest gap
 	# between frames at the reader, lost frames; per variant and round,
 	# the variants interleaved in a seeded order. One boot per QEMU mode
-	# (MODES): icount, the guest's clock on the instructions it executes
+	# (MODES): host, the frames from imu_sender on the host into the
+	# guest's ttyS2 at the host's clock (no guest writer: the reader's gaps,
+	# imu_uart -R; multi-threaded TCG); icount, the guest's clock on the
+	# instructions it executes
 	# (-icount ICOUNT), so that the host's scheduling of the vCPU threads
 	# no longer sets the tail and the guest's own scheduling does; tcg,
 	# the usual multi-threaded TCG whose guest clock is the host's. The
@@ -1394,6 +1397,9 @@ imu)
 		s/^PERIOD_US=.*/PERIOD_US=$period_us/; s/^FRAME_LEN=.*/FRAME_LEN=$frame_len/;
 		s/^TIMERLAT_S=.*/TIMERLAT_S=${TIMERLAT_S:-2}/;
 		s/^VARIANTS=.*/VARIANTS=\"$variants\"/" "$stage/vm-imu.sh"
+	# the host mode's guest reads what imu_sender sends from the host
+	sed 's/^FEED=.*/FEED=1/' "$stage/vm-imu.sh" >"$stage/vm-imu-host.sh"
+	gcc -O2 -Wall -Wextra -Werror -o "$stage/imu_sender" "$top/selftests/bench/imu_sender.c"
 	date=$(date -u +%Y-%m-%d)
 	res=$top/selftests/bench/results
 	base=imu-$date${TAG:+-$TAG}
@@ -1405,15 +1411,32 @@ imu)
 	bench_lock bench-imu
 	for m in $modes; do
 		t=$((900 + 6 * rounds * $(echo "$variants" | wc -w) * (count * period_us / 1000000 + 10)))
+		script=$stage/vm-imu.sh uart2='' sender=''
 		case "$m" in
 		icount) qargs="-icount $icount" t=$icount_timeout ;;
 		tcg) qargs= ;;
-		*) echo "bench-imu: MODES: icount or tcg, not $m" >&2; exit 2 ;;
+		host)
+			# the frames from outside, on the host's clock: imu_sender
+			# into ttyS2's socket backend for the whole boot
+			qargs='' script=$stage/vm-imu-host.sh
+			uart2=$(mktemp -d /tmp/wqrt-imu.XXXXXX)/uart2
+			"$stage/imu_sender" -p "$period_us" -l "$frame_len" -w 120 "$uart2" \
+				2>"$out/imu-host.sender" &
+			sender=$!
+			;;
+		*) echo "bench-imu: MODES: icount, tcg or host, not $m" >&2; exit 2 ;;
 		esac
 		echo "bench-imu: $m: $rounds rounds of $variants, $count frames each" >&2
 		load_before=$(cat /proc/loadavg) t0=$(date +%s)
+		WQRT_VM_UART2=$uart2 \
 		WQRT_VM_QEMU_ARGS="${WQRT_VM_QEMU_ARGS:+$WQRT_VM_QEMU_ARGS }$qargs" \
-			boot "$kernel" "$stage/vm-imu.sh" "imu-$m" "$t" </dev/null
+			boot "$kernel" "$script" "imu-$m" "$t" </dev/null
+		if [ -n "$sender" ]; then
+			# QEMU closed the socket: the sender ends on its own
+			kill "$sender" 2>/dev/null
+			wait "$sender" 2>/dev/null || true
+			rm -rf "$(dirname "$uart2")"
+		fi
 		load_after=$(cat /proc/loadavg)
 		log=$out/imu-$m.log
 		# the TAP UART's lines end in CRLF

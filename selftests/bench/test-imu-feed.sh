@@ -19,7 +19,7 @@ if [ "$(id -u)" != 0 ]; then
 	ktap_skip_all "imu_uart's reader needs SCHED_FIFO (root)"
 	exit 0
 fi
-ktap_set_plan 4
+ktap_set_plan 5
 gcc -O2 -Wall -Wextra -Werror -pthread -o "$tmp/imu_uart" "$top/selftests/bench/imu_uart.c" &&
 	gcc -O2 -Wall -Wextra -Werror -o "$tmp/imu_sender" "$top/selftests/bench/imu_sender.c" ||
 	{ ktap_exit_fail_msg "imu_uart or imu_sender does not build"; }
@@ -52,7 +52,7 @@ PY
 run() { # NAME [DROP]: sender and reader through a relay; reader's lines in $tmp/NAME
 	relay "$tmp/$1.sock" "$tmp/$1.tty" ${2:+"$2"}
 	for _ in $(seq 50); do [ -e "$tmp/$1.tty" ] && [ -S "$tmp/$1.sock" ] && break; sleep 0.1; done
-	"$tmp/imu_uart" -R -n 200 -p 1000 -t "$1" "$tmp/$1.tty" >"$tmp/$1" 2>"$tmp/$1.err" &
+	"$tmp/imu_uart" -R -n 200 -p 1000 -t "$1 1" "$tmp/$1.tty" >"$tmp/$1" 2>"$tmp/$1.err" &
 	reader=$!
 	sleep 0.3
 	"$tmp/imu_sender" -n 400 -p 1000 -w 5 "$tmp/$1.sock" 2>"$tmp/$1.sender"
@@ -61,14 +61,19 @@ run() { # NAME [DROP]: sender and reader through a relay; reader's lines in $tmp
 
 run clean
 ktap_test_result "200 frames read, in order: none lost, corrupt or out of order" \
-	eval '[ "$(grep -c "^G clean " "$tmp/clean")" = 200 ] &&
-	      grep -q "^X clean frames 200 received 200 lost 0 corrupt 0 dup 0 " "$tmp/clean" &&
-	      awk "\$1 == \"G\" && \$3 > 0 { if (\$4 != p + 1) bad++ } \$1 == \"G\" { p = \$4 } END { exit bad > 0 }" "$tmp/clean"'
+	eval '[ "$(grep -c "^G clean 1 " "$tmp/clean")" = 200 ] &&
+	      grep -q "^X clean 1 frames 200 received 200 lost 0 corrupt 0 dup 0 " "$tmp/clean" &&
+	      awk "\$1 == \"G\" && \$4 > 0 { if (\$5 != p + 1) bad++ } \$1 == \"G\" { p = \$5 } END { exit bad > 0 }" "$tmp/clean"'
 ktap_test_result "a gap for every frame but the first, none negative" \
-	eval 'awk "\$1 == \"G\" { n++; if (\$3 == 0 ? \$5 != -1 : \$5 < 0) bad++ } END { exit !(n == 200 && !bad) }" "$tmp/clean"'
+	eval 'awk "\$1 == \"G\" { n++; if (\$4 == 0 ? \$6 != -1 : \$6 < 0) bad++ } END { exit !(n == 200 && !bad) }" "$tmp/clean"'
 ktap_test_result "the sender says what it sent" grep -q '^S sent [0-9]* late_over_period [0-9]* late_max_ns [0-9]*$' "$tmp/clean.sender"
 
 run dropped 150
 ktap_test_result "a frame the line lost: counted lost, the rest in order" \
-	grep -q "^X dropped frames 200 received 200 lost 1 corrupt 0 dup 0 " "$tmp/dropped"
+	grep -q "^X dropped 1 frames 200 received 200 lost 1 corrupt 0 dup 0 " "$tmp/dropped"
+# make bench-imu's tables of a host-clock mode, from these lines
+{ sed 's/^/host /' "$tmp/clean"; sed 's/^/host /' "$tmp/dropped"; } >"$tmp/raw"
+MODES=host VARIANTS="clean dropped" python3 "$top/selftests/bench/imu-stats.py" "$tmp/raw" "$tmp" >"$tmp/md" 2>"$tmp/md.err"
+ktap_test_result "imu-stats.py: the gap table, frames read, lost and out of order per variant" \
+	eval 'grep -q "^| clean | 1 | 200 | 0 | 0 | " "$tmp/md" && grep -q "^| dropped | 1 | 200 | 1 | 0 | " "$tmp/md"'
 ktap_finished

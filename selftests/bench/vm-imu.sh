@@ -40,6 +40,10 @@ PERIOD_US=${PERIOD_US:-1000}
 FRAME_LEN=${FRAME_LEN:-8}
 ROUNDS=${ROUNDS:-5}
 TIMERLAT_S=${TIMERLAT_S:-2}
+# FEED=1: the frames come from outside, imu_sender on the host through the
+# UART's serial backend (make bench-imu's host-clock mode): no writer, no
+# loopback; imu_uart -R prints the gaps at the reader (G lines)
+FEED=${FEED:-0}
 # The writer and the reader share one CPU, as an IMU application would
 # on a small board.
 CPU=${CPU:-0}
@@ -242,9 +246,15 @@ while [ "$r" -le "$ROUNDS" ]; do
 		done
 		echo "$(kworker_census) irq_thread=$(thread_state "$irqpid")"
 		trace_on
-		chrt -o 0 "$imu" -n "$COUNT" -p "$PERIOD_US" -l "$FRAME_LEN" -c "$CPU" \
-			-w "$WPRIO" -r "$RPRIO" -t "$v $r" "$UART" ||
-			echo "V $v $r skipped: imu_uart failed ($?)"
+		if [ "$FEED" = 1 ]; then
+			chrt -o 0 "$imu" -R -n "$COUNT" -p "$PERIOD_US" -l "$FRAME_LEN" -c "$CPU" \
+				-r "$RPRIO" -t "$v $r" "$UART" ||
+				echo "V $v $r skipped: imu_uart -R failed ($?)"
+		else
+			chrt -o 0 "$imu" -n "$COUNT" -p "$PERIOD_US" -l "$FRAME_LEN" -c "$CPU" \
+				-w "$WPRIO" -r "$RPRIO" -t "$v $r" "$UART" ||
+				echo "V $v $r skipped: imu_uart failed ($?)"
+		fi
 		trace_off "$v" "$r"
 		# the kworkers born during the run stayed SCHED_NORMAL under tuned
 		echo "W $v $r after: $(kworker_census) irq_thread=$(thread_state "$irqpid")"

@@ -18,7 +18,9 @@
 #
 # WQRT_VM_TCG_THREAD=single|multi sets TCG's threading (QEMU's default is
 # multi); WQRT_VM_QEMU_ARGS adds arguments to QEMU's command line, split on
-# spaces (make bench-cost: its counting plugin).
+# spaces (make bench-cost: its counting plugin); WQRT_VM_UART2=PATH feeds
+# the x86 guest's ttyS2 from a Unix socket QEMU listens on at PATH (make
+# bench-imu's host mode), in place of a UART that goes nowhere.
 #
 # check and script modes: the guest's TAP stream (ttyS1; hvc0 on arm64) and
 # the kernel console (ttyS0; ttyAMA0 through uart-peer.py on arm64) are
@@ -109,7 +111,15 @@ x86_64)
 	else
 		qemu=(qemu-system-x86_64 -machine "pc,accel=$accel" -cpu "$ACCEL_CPU")
 	fi
-	tap_dev=(-serial "file:$tap" -serial null)
+	# WQRT_VM_UART2=PATH: ttyS2 fed from the host instead, through a
+	# Unix socket QEMU listens on (make bench-imu's host-clock mode)
+	if [ -n "${WQRT_VM_UART2:-}" ]; then
+		tap_dev=(-serial "file:$tap"
+			-chardev "socket,id=uart2,path=$WQRT_VM_UART2,server=on,wait=off"
+			-serial chardev:uart2)
+	else
+		tap_dev=(-serial "file:$tap" -serial null)
+	fi
 	shell_tap=(-serial null -serial null)
 	console_dev=(-serial "file:$console")
 	;;
