@@ -35,9 +35,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#define FRAME_MIN	8
-#define FRAME_MAX	64
-#define MAGIC		0xa5
+#include "imu_frame.h"
+
 #define NSEC_PER_SEC	1000000000LL
 
 static volatile sig_atomic_t stop;
@@ -54,17 +53,6 @@ static int64_t now_ns(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return ts.tv_sec * NSEC_PER_SEC + ts.tv_nsec;
-}
-
-static uint16_t fletcher16(const unsigned char *p, size_t n)
-{
-	uint16_t a = 0, b = 0;
-
-	for (size_t i = 0; i < n; i++) {
-		a = (a + p[i]) % 255;
-		b = (b + a) % 255;
-	}
-	return b << 8 | a;
 }
 
 /* PATH opened for writing: a Unix socket connected to, else a file */

@@ -65,13 +65,12 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "imu_frame.h"
+
 #ifndef TIOCM_LOOP
 #define TIOCM_LOOP 0x8000
 #endif
 
-#define FRAME_MIN	8
-#define FRAME_MAX	64
-#define MAGIC		0xa5
 #define NSEC_PER_SEC	1000000000LL
 
 struct run {
@@ -116,17 +115,6 @@ static uint64_t get_le(const unsigned char *p, int n)
 	for (int i = n - 1; i >= 0; i--)
 		v = v << 8 | p[i];
 	return v;
-}
-
-static uint16_t fletcher16(const unsigned char *p, size_t n)
-{
-	uint16_t a = 0, b = 0;
-
-	for (size_t i = 0; i < n; i++) {
-		a = (a + p[i]) % 255;
-		b = (b + a) % 255;
-	}
-	return b << 8 | a;
 }
 
 static int rt_self(int cpu, int prio, const char *who)
