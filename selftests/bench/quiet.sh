@@ -131,9 +131,9 @@ quiet_record() {
 # its reaped children), all in USER_HZ ticks
 host_snapshot() {
 	local proc=$1 root=$2 cpu tree
-	cpu=$(awk '$1 == "cpu" {
-		t = 0; for (i = 2; i <= 9; i++) t += $i
-		printf "%d %d %d", t, t - $5 - $6, $9; exit }' "$proc/stat")
+	cpu=$(cpu_line "$proc" | awk '{
+		t = 0; for (i = 1; i <= 8; i++) t += $i
+		printf "%d %d %d", t, t - $4 - $5, $8 }')
 	# the command name may hold spaces and parentheses: the fields that
 	# matter come after the last ")"
 	# (a process that exits while cat reads fails its read: not an error)
@@ -156,16 +156,15 @@ host_snapshot() {
 # "round N SNAPSHOT" for each "O N ..." line the guest writes to TAP, until
 # the file OUT.stop appears; then "end SNAPSHOT". TAP need not exist yet.
 round_watch() {
-	local proc=$1 root=$2 tap=$3 out=$4 seen=0 line r stop=
+	local proc=$1 root=$2 tap=$3 out=$4 seen=0 r stop=
 	echo "boot $(host_snapshot "$proc" "$root")" >>"$out"
 	while :; do
 		# the stop file before the last read: every line written before
 		# it is read
 		[ ! -e "$out.stop" ] || stop=1
 		if [ -f "$tap" ]; then
-			while read -r line; do
+			while read -r _ r _; do
 				seen=$((seen + 1))
-				r=$(echo "$line" | cut -d' ' -f2)
 				echo "round $r $(host_snapshot "$proc" "$root")" >>"$out"
 			done < <(grep -a -E '^O [0-9]+ ' "$tap" | tail -n +$((seen + 1)))
 		fi
@@ -213,14 +212,15 @@ round_segments() {
 # that says which rounds shared the host (others above
 # WQRT_BENCH_MAX_BUSY %, the threshold of the check before a boot)
 rounds_record() {
-	local name=$1 out=$2 max=${WQRT_BENCH_MAX_BUSY:-25} busy
+	local name=$1 out=$2 max=${WQRT_BENCH_MAX_BUSY:-25} segs busy
 	[ -s "$out" ] || return 0
+	segs=$(round_segments "$out")
 	echo "- host per round of $name (length; others: CPU time of processes not the benchmark's; steal; load at its end): $(
-		round_segments "$out" | awk '{
+		echo "$segs" | awk '{
 			lab = $1 == "round" ? "round " $2 : $1; if ($1 == "round") $2 = ""
 			printf "%s%s %s s: others %s %%, steal %s %%, load %s", sep, lab, $(NF - 3), $(NF - 2), $(NF - 1), $NF
 			sep = "; " }')"
-	busy=$(round_segments "$out" | awk -v max="$max" '$(NF - 2) > max {
+	busy=$(echo "$segs" | awk -v max="$max" '$(NF - 2) > max {
 		lab = $1 == "round" ? "round " $2 : $1
 		printf "%s%s (%s %%)", sep, lab, $(NF - 2); sep = ", " }')
 	[ -z "$busy" ] ||
