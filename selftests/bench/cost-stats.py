@@ -579,6 +579,8 @@ def price(prices_path, d, kernels):
 				m, p[m][0], p[m][1], ", ".join("[%s]" % r for r in p[m][2])))
 		out.append("")
 		vecs = corners(p)
+		low = {m: p[m][0] for m in PRICED}
+		high = {m: p[m][1] for m in PRICED}
 		out.append("| case | window | %s ns | " % base + " | ".join(
 			"%s ns | %s / %s" % (k, k, base) for k in kernels[1:]) + " |")
 		out.append("|" + "---|" * (3 + 2 * (len(kernels) - 1)))
@@ -587,18 +589,20 @@ def price(prices_path, d, kernels):
 			wins = {k: window_totals(data[k][0], b) for k in kernels}
 			if not wins[base]:
 				continue
-			lo_hi = lambda k: (priced_median(wins[k], {m: p[m][0] for m in PRICED}, ops),
-					   priced_median(wins[k], {m: p[m][1] for m in PRICED}, ops))
-			cells = ["%s to %s" % (g(lo_hi(base)[0]), g(lo_hi(base)[1]))]
+			# each kernel at every low and every high price, and the
+			# baseline at every corner, once
+			span = lambda k: "%s to %s" % tuple(g(priced_median(wins[k], ends, ops))
+							    for ends in (low, high))
+			base_at = [priced_median(wins[base], v, ops) for v in vecs]
+			cells = [span(base)]
 			for k in kernels[1:]:
 				if not wins[k]:
 					cells += ["-", "-"]
 					continue
-				ratios = [priced_median(wins[k], v, ops) / priced_median(wins[base], v, ops)
-					  for v in vecs]
+				ratios = [priced_median(wins[k], v, ops) / b for v, b in zip(vecs, base_at)]
 				lo, hi = min(ratios), max(ratios)
 				sign = " **changes sign**" if lo < 1 < hi else ""
-				cells.append("%s to %s" % (g(lo_hi(k)[0]), g(lo_hi(k)[1])))
+				cells.append(span(k))
 				cells.append("%.3f to %.3f%s" % (lo, hi, sign))
 			out.append("| %s | %s%s | %s |" % (
 				case, win, " (per item of %d)" % ops if ops > 1 else "",
