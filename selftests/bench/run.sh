@@ -141,6 +141,20 @@ env_record() { # NAME KERNEL LOAD_BEFORE LOAD_AFTER: markdown list, every result
 	done <"$rounds_list"
 }
 
+one_boot_environment() { # NAME KERNEL LOAD_BEFORE LOAD_AFTER SEED BASE: a one-boot result's environment section
+	local log=$out/$1.log
+	echo "## Environment"
+	echo
+	env_record "$1" "$2" "$3" "$4"
+	echo "- .config: selftests/bench/results/$6-$2.config.xz"
+	echo
+	echo '```'
+	grep '^I ' "$log" | cut -c3-
+	grep '^O ' "$log" | sed 's/^O /round /'
+	echo "order of the rounds drawn from seed $5"
+	echo '```'
+}
+
 survival_plot_head() { # SIZE PNG LAYOUT TITLE MARK_US: a multiplot of 1-CDFs, log-log
 	cat <<GP
 set terminal pngcairo size $1 noenhanced
@@ -1320,16 +1334,7 @@ gpu)
 		echo "the tables are made. One boot of $kernel, $vm_s s from taking the lock to"
 		echo "the guest's power-off."
 		echo
-		echo "## Environment"
-		echo
-		env_record gpu "$kernel" "$load_before" "$load_after"
-		echo "- .config: selftests/bench/results/$base-$kernel.config.xz"
-		echo
-		echo '```'
-		grep '^I ' "$log" | cut -c3-
-		grep '^O ' "$log" | sed 's/^O /round /'
-		echo "order of the rounds drawn from seed $seed"
-		echo '```'
+		one_boot_environment gpu "$kernel" "$load_before" "$load_after" "$seed" "$base"
 		echo
 		SEED=$seed python3 "$top/selftests/bench/gpu-stats.py" "$raw"
 	} >"$out/gpu.md"

@@ -5,7 +5,7 @@
 # shaped like drm_sched's (wqrt_submit.ko, vm.sh says what the guest does,
 # stats.py how the tables are made). Sourced by selftests/bench/run.sh,
 # whose functions it uses (build_flavour, orders, bench_lock, boot,
-# env_record, save_config).
+# one_boot_environment, save_config).
 #
 # On the production-like kernel (SUBMIT_KERNEL, prod), one boot: ROUNDS
 # (5) rounds, each running every variant of SUBMIT_VARIANTS (default,
@@ -81,16 +81,7 @@ grep -E '^[IOFV] ' "$log" >"$raw"
 	echo "the guest's power-off. $frames frames a variant and round, $rounds rounds:"
 	echo "$((frames * rounds)) frames a variant, one every $period_us us."
 	echo
-	echo "## Environment"
-	echo
-	env_record gpu-submit "$kernel" "$load_before" "$load_after"
-	echo "- .config: selftests/bench/results/$base-$kernel.config.xz"
-	echo
-	echo '```'
-	grep '^I ' "$log" | cut -c3-
-	grep '^O ' "$log" | sed 's/^O /round /'
-	echo "order of the rounds drawn from seed $seed"
-	echo '```'
+	one_boot_environment gpu-submit "$kernel" "$load_before" "$load_after" "$seed" "$base"
 	echo
 	echo "## Dispatch"
 	echo

@@ -28,7 +28,8 @@ ROUNDS=5
 RT_TASKS="2 30 2000 8000"
 VARIANTS="default nice-20 fifo50 fifo50-private-reserve kthread50"
 
-wq=/sys/devices/virtual/workqueue/wqrt_submit
+wqdir=/sys/devices/virtual/workqueue
+wq=$wqdir/wqrt_submit
 ctl=/sys/kernel/debug/wqrt_submit
 here=$(dirname "$0")
 
@@ -43,28 +44,24 @@ start_load
 # shellcheck disable=SC2086 # four numbers
 echo $RT_TASKS >"$ctl/rt_tasks" || { echo "E rt_tasks refused: $RT_TASKS"; exit 1; }
 
-setattr() { # ATTR VALUE: fails the variant when the kernel refuses
-	[ -e "$wq/$1" ] || return 1
-	echo "$2" >"$wq/$1" 2>/dev/null
-}
-
-reset_wq() {
-	setattr policy normal
-	setattr nr_idle_extra 0
-	setattr private 0
-	setattr nice 0
-}
+# setattr WQ ATTR VALUE and reset_wq WQ, as the other benchmarks' guests
+# shellcheck disable=SC2034 # wqattr.sh reads it
+series=$([ -e "$wq/policy" ] && echo 1 || echo 0)
+. "$here/wqattr.sh"
 
 variant() { # NAME ROUND
-	reset_wq
+	reset_wq wqrt_submit
 	kind=wq
 	case "$1" in
 	default) ;;
-	nice-20) setattr nice -20 || return 1 ;;
-	fifo50) setattr policy fifo && setattr rtprio 50 || return 1 ;;
+	nice-20) setattr wqrt_submit nice -20 || return 1 ;;
+	fifo50)
+		setattr wqrt_submit policy fifo && setattr wqrt_submit rtprio 50 || return 1
+		;;
 	fifo50-private-reserve)
-		setattr private 1 && setattr nr_idle_extra 2 &&
-			setattr policy fifo && setattr rtprio 50 || return 1
+		setattr wqrt_submit private 1 && setattr wqrt_submit nr_idle_extra 2 &&
+			setattr wqrt_submit policy fifo &&
+			setattr wqrt_submit rtprio 50 || return 1
 		;;
 	kthread50) kind=kthread ;;
 	*) return 1 ;;
@@ -86,7 +83,7 @@ while [ $r -le "$ROUNDS" ]; do
 done
 
 echo "0 0 0 0" >"$ctl/rt_tasks"
-reset_wq
+reset_wq wqrt_submit
 stop_load
 echo "I clocksource $(cat /sys/devices/system/clocksource/clocksource0/current_clocksource 2>/dev/null || echo unknown)"
 exit 0
