@@ -1376,7 +1376,7 @@ imu)
 	# no variant had a late frame (imu-2026-12-01.*)
 	rounds=${ROUNDS:-5} count=${COUNT:-1500} period_us=${PERIOD_US:-1000}
 	frame_len=${FRAME_LEN:-8} limit_us=${LIMIT_US:-2000}
-	modes=${MODES:-icount tcg}
+	modes=${MODES:-host tcg icount icount1}
 	# shift=0: a guest nanosecond per instruction, the fastest guest
 	# (500 MIPS a vCPU, the two sharing the clock); sleep=off: an idle
 	# guest's clock jumps to its next timer instead of following the
@@ -1387,8 +1387,26 @@ imu)
 	# the icount boot's wall time, at most (ICOUNT_TIMEOUT s): runs it
 	# cuts short are left out, and the tables say how many rounds ran
 	icount_timeout=${ICOUNT_TIMEOUT:-1000}
-	variants=${VARIANTS:-default nice-20-pin tuned-fifo20 wqrt wqrt-pin}
+	variants=${VARIANTS:-default nice-20-pin tuned-fifo20 seed-fifo20-pin shipped wqrt}
 	seed=${SEED:-$(od -An -N4 -tu4 /dev/urandom | tr -d ' ')}
+	# the shipped variant: the attributes conf/conf.d/50-uart-imu.conf
+	# sets once uncommented (its profile's keys, and cpumask=irq for the
+	# "cpumask = irq:NAME" of its 8250 section), read from the file as
+	# shipped so that the run measures what a user installs
+	shipped=$(awk '
+		/^;\[/ { sec = $0; next }
+		sec == ";[profile:uart-imu]" && /^;[a-z_]+ = / { print substr($1, 2) "=" $3 }
+		sec == ";[wq:ttyS-serial_8250]" && /^;cpumask = irq:/ { print "cpumask=irq" }
+	' "$top/conf/conf.d/50-uart-imu.conf" | xargs)
+	case " $variants " in
+	*" shipped "*)
+		[ -n "$shipped" ] || {
+			echo "bench-imu: no [profile:uart-imu] keys in conf/conf.d/50-uart-imu.conf" >&2
+			exit 1
+		}
+		echo "bench-imu: shipped = $shipped (conf/conf.d/50-uart-imu.conf)" >&2
+		;;
+	esac
 	for v in rounds count period_us frame_len limit_us; do
 		[[ "${!v}" =~ ^[1-9][0-9]{0,7}$ ]] || {
 			echo "bench-imu: ${v^^}=${!v}: a positive integer, please" >&2
@@ -1401,7 +1419,8 @@ imu)
 	sed -i "s/^ROUNDS=.*/ROUNDS=$rounds/; s/^COUNT=.*/COUNT=$count/;
 		s/^PERIOD_US=.*/PERIOD_US=$period_us/; s/^FRAME_LEN=.*/FRAME_LEN=$frame_len/;
 		s/^TIMERLAT_S=.*/TIMERLAT_S=${TIMERLAT_S:-2}/;
-		s/^VARIANTS=.*/VARIANTS=\"$variants\"/" "$stage/vm-imu.sh"
+		s/^VARIANTS=.*/VARIANTS=\"$variants\"/;
+		s/^SHIPPED=.*/SHIPPED=\"$shipped\"/" "$stage/vm-imu.sh"
 	# the host mode's guest reads what imu_sender sends from the host
 	sed 's/^FEED=.*/FEED=1/' "$stage/vm-imu.sh" >"$stage/vm-imu-host.sh"
 	gcc -O2 -Wall -Wextra -Werror -o "$stage/imu_sender" "$top/selftests/bench/imu_sender.c"
@@ -1416,9 +1435,12 @@ imu)
 	bench_lock bench-imu
 	for m in $modes; do
 		t=$((900 + 6 * rounds * $(echo "$variants" | wc -w) * (count * period_us / 1000000 + 10)))
-		script=$stage/vm-imu.sh uart2='' sender=''
+		script=$stage/vm-imu.sh uart2='' sender='' smp=2
 		case "$m" in
 		icount) qargs="-icount $icount" t=$icount_timeout ;;
+		# one vCPU: the guest's scheduling order alone, no wakeup from
+		# another CPU and no round-robin slice between vCPUs
+		icount1) qargs="-icount $icount" t=$icount_timeout smp=1 ;;
 		tcg) qargs= ;;
 		host)
 			# the frames from outside, on the host's clock: imu_sender
@@ -1429,11 +1451,11 @@ imu)
 				2>"$out/imu-host.sender" &
 			sender=$!
 			;;
-		*) echo "bench-imu: MODES: icount, tcg or host, not $m" >&2; exit 2 ;;
+		*) echo "bench-imu: MODES: host, tcg, icount or icount1, not $m" >&2; exit 2 ;;
 		esac
 		echo "bench-imu: $m: $rounds rounds of $variants, $count frames each" >&2
 		load_before=$(cat /proc/loadavg) t0=$(date +%s)
-		WQRT_VM_UART2=$uart2 \
+		WQRT_VM_UART2=$uart2 WQRT_VM_SMP=$smp \
 		WQRT_VM_QEMU_ARGS="${WQRT_VM_QEMU_ARGS:+$WQRT_VM_QEMU_ARGS }$qargs" \
 			boot "$kernel" "$script" "imu-$m" "$t" </dev/null
 		if [ -n "$sender" ]; then
@@ -1484,14 +1506,25 @@ imu)
 		echo "  attributes untouched; kworkers born during the run stay normal);"
 		echo "- wqrt: policy fifo, rtprio 20, private 1, nr_idle_extra 2, every CPU:"
 		echo "  the series, everything else CFS;"
-		echo "- wqrt-pin: the same, cpumask the IRQ thread's CPU."
+		echo "- wqrt-pin: the same, cpumask the IRQ thread's CPU;"
+		echo "- seed-fifo20-pin: policy fifo, rtprio 20, cpumask the IRQ thread's CPU,"
+		echo "  nothing else: the recipe that fixed seed 004's IMU;"
+		echo "- shipped: conf/conf.d/50-uart-imu.conf as shipped, uncommented, read"
+		echo "  from the file by run.sh: $shipped (cpumask=irq: the CPUs"
+		echo "  of the port's interrupt, as its \"cpumask = irq:NAME\" resolves)."
 		echo
-		echo "Modes: icount: \`-icount $icount\`, TCG on one host thread, the"
-		echo "guest's clock on the instructions it executes: the host's scheduling"
-		echo "of QEMU no longer shows up as guest latency, the guest's own"
-		echo "scheduling does. tcg: multi-threaded TCG, the guest's clock the host's"
-		echo "(the mode of every other latency result), where a vCPU thread the host"
-		echo "does not run is guest time lost."
+		echo "Modes: host: multi-threaded TCG, the frames sent by imu_sender on"
+		echo "the host, one a period on the host's clock, into ttyS2's socket: no"
+		echo "guest writer and no guest timer on their path, the reader's gaps"
+		echo "counted (imu_uart -R). tcg: multi-threaded TCG, the guest's clock the"
+		echo "host's, the guest's writer in loopback; a vCPU thread the host does not"
+		echo "run is guest time lost. icount: \`-icount $icount\`, 2 vCPUs on one"
+		echo "host thread taking turns (a round-robin slice each), the guest's clock"
+		echo "on the instructions it executes: the host's scheduling of QEMU no"
+		echo "longer shows up as guest latency, the guest's own scheduling and the"
+		echo "emulator's slice do. icount1: the same with 1 vCPU: the guest's"
+		echo "scheduling order alone, no slice between vCPUs and no wakeup from"
+		echo "another CPU (every variant then runs its work on the IRQ's CPU)."
 		echo
 		for m in $modes; do
 			echo "## Environment: $m"
@@ -1512,15 +1545,20 @@ imu)
 	} >"$table"
 	# survival curves, one panel per mode: the share of frames at least
 	# this late, log y, the limit marked
-	nm=$(echo "$modes" | wc -w)
-	{
+	# (modes with frame latencies: the host mode has gaps only)
+	pm=
+	for m in $modes; do
+		ls "$d"/surv-"$m"-*.dat >/dev/null 2>&1 && pm="$pm $m"
+	done
+	nm=$(echo "$pm" | wc -w)
+	[ "$nm" -gt 0 ] && {
 		echo "set terminal pngcairo size 1000,$((450 * nm)) noenhanced"
 		echo "set output \"$out/imu.png\""
 		echo "set multiplot layout $nm,1"
-		for m in $modes; do
+		for m in $pm; do
 			echo "set title \"IMU frames through ttyS2 under load, $m: share of frames at least this late (1-CDF); lost frames not drawn\""
 			echo "set logscale xy"
-			echo "set xlabel \"scheduled send to read() return (us)\""
+			echo "set xlabel \"write() to read() return (us)\""
 			echo "set ylabel \"share of frames\""
 			echo "unset arrow; unset label"
 			echo "set arrow from $limit_us, graph 0 to $limit_us, graph 1 nohead dt 2"
@@ -1539,7 +1577,7 @@ imu)
 		echo "unset multiplot"
 	} | gnuplot
 	cp "$table" "$res/$base.md"
-	cp "$out/imu.png" "$res/$base.png"
+	[ "$nm" -eq 0 ] || cp "$out/imu.png" "$res/$base.png"
 	xz -9 <"$raw" >"$res/$base.raw.xz"
 	save_config "$kernel" "$res/$base-$kernel.config.xz"
 	cat "$table"

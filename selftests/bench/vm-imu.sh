@@ -34,6 +34,13 @@
 #   wqrt             policy fifo, rtprio 20, private 1, nr_idle_extra 2,
 #                    every CPU: the series, everything else CFS
 #   wqrt-pin         the same, cpumask the IRQ thread's CPU
+#   seed-fifo20-pin  policy fifo, rtprio 20, cpumask the IRQ thread's
+#                    CPU, nothing else: the recipe that fixed seed 004's
+#                    IMU (FIFO 20 bound to the CPUs of the port's IRQ)
+#   shipped          what conf/conf.d/50-uart-imu.conf sets once
+#                    uncommented, read from the file by run.sh (SHIPPED:
+#                    ATTR=VALUE..., cpumask=irq the CPUs of the port's
+#                    interrupt, as its "cpumask = irq:NAME" resolves)
 
 COUNT=${COUNT:-1500}
 PERIOD_US=${PERIOD_US:-1000}
@@ -49,7 +56,9 @@ FEED=${FEED:-0}
 CPU=${CPU:-0}
 WPRIO=${WPRIO:-40}
 RPRIO=${RPRIO:-30}
-VARIANTS=${VARIANTS:-default nice-20-pin tuned-fifo20 wqrt wqrt-pin}
+VARIANTS=${VARIANTS:-default nice-20-pin tuned-fifo20 seed-fifo20-pin shipped wqrt}
+# the shipped profile's attributes (run.sh reads them from the file)
+SHIPPED=${SHIPPED:-}
 UART=${UART:-/dev/ttyS2}
 # on a board: WQ the port's flip workqueue (ttyAMA-ttyAMA for a PL011),
 # IMU where imu_uart was built (docs/hardware.md)
@@ -192,6 +201,18 @@ reset_wq() {
 }
 
 pinmask=$(printf '%x' $((1 << irqcpu)))
+# every CPU of the interrupt's effective affinity, what wqrtd's
+# "cpumask = irq:NAME" resolves to
+irqmask=0
+for c in $(tr ',' ' ' <"/proc/irq/$irq/effective_affinity_list" 2>/dev/null); do
+	lo=${c%-*} hi=${c#*-}
+	while [ "$lo" -le "$hi" ]; do
+		irqmask=$((irqmask | (1 << lo)))
+		lo=$((lo + 1))
+	done
+done
+[ "$irqmask" -ne 0 ] || irqmask=$((1 << irqcpu))
+irqmask=$(printf '%x' "$irqmask")
 
 configure() { # VARIANT
 	case "$1" in
@@ -204,6 +225,17 @@ configure() { # VARIANT
 		setattr private 1 && setattr nr_idle_extra 2 &&
 			setattr policy fifo && setattr rtprio 20 || return 1
 		[ "$1" = wqrt ] || setattr cpumask "$pinmask"
+		;;
+	seed-fifo20-pin)
+		setattr policy fifo && setattr rtprio 20 && setattr cpumask "$pinmask"
+		;;
+	shipped)
+		[ -n "$SHIPPED" ] || { why="no SHIPPED attributes given"; return 1; }
+		for kv in $SHIPPED; do
+			val=${kv#*=}
+			[ "$kv" != cpumask=irq ] || val=$irqmask
+			setattr "${kv%%=*}" "$val" || return 1
+		done
 		;;
 	*) why="unknown variant"; false ;;
 	esac
