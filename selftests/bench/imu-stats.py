@@ -44,6 +44,7 @@ class Run:
 		self.trace = []		# (ns, queue cpu, run cpu)
 		self.w = []		# W lines
 		self.gaps = []		# -R (host-clock mode): gap ns per frame read
+		self.late = []		# D lines: (start ns, wake ns, switch-in ns)
 
 	def seq_lat(self):
 		return [self.frames[k][1] for k in sorted(self.frames)]
@@ -69,7 +70,7 @@ def read(path):
 				# rtla timerlat's histogram: us, count
 				hist.setdefault(mode, {}).setdefault(int(w[3]), []).append(
 					(int(w[4]), int(w[5])))
-			elif t in ("F", "X", "T", "W", "G") and len(w) >= 4:
+			elif t in ("F", "X", "T", "W", "G", "D") and len(w) >= 4:
 				try:
 					rnd = int(w[3])
 				except ValueError:
@@ -83,6 +84,8 @@ def read(path):
 					r.trace.append((int(w[4]), int(w[5]), int(w[6])))
 				elif t == "W":
 					r.w.append(" ".join(w[4:]))
+				elif t == "D" and len(w) >= 7:
+					r.late.append((int(w[4]), int(w[5]), int(w[6])))
 				elif t == "G" and len(w) >= 7 and int(w[6]) >= 0:
 					r.gaps.append(int(w[6]))
 			else:
@@ -187,6 +190,33 @@ def feed_tables(rows, limit_ns, rng, nboot):
 			pct(sum(over), len(gaps)), c,
 			us(quantile(gaps, 0.99)) if gaps else "-",
 			", ".join("%.2f" % (max(run.gaps) / 1e6) if run.gaps else "-" for run in rounds)))
+	print()
+
+
+def late_starts(rows):
+	"""the flip work's starts over 10 ms after its queue_work(), split by
+	what the worker that ran it was doing (D lines: its last wakeup and
+	switch-in before the start, from the queueing)"""
+	print("Starts of the flip work over 10 ms after its queue_work(), by when the")
+	print("worker that ran it was last woken (the workqueue's doing when late: no")
+	print("idle worker to wake) and switched in (the scheduler's when late after a")
+	print("timely wakeup):")
+	print()
+	print("| variant | round | late starts | worker woken > 10 ms after queueing | woken in time, switched in > 10 ms after | woken before the queueing (busy or not idle) | start p50 / max ms |")
+	print("|---|---|---|---|---|---|---|")
+	ms10 = 10 * 1000 * 1000
+	for v, rr in rows:
+		for r in sorted(rr):
+			d = rr[r].late
+			if not d:
+				continue
+			starts = sorted(x[0] for x in d)
+			print("| %s | %d | %d | %d | %d | %d | %.1f / %.1f |" % (
+				v, r, len(d),
+				sum(1 for _, wk, _ in d if wk > ms10),
+				sum(1 for _, wk, sw in d if 0 <= wk <= ms10 and sw > ms10),
+				sum(1 for _, wk, _ in d if wk < 0),
+				starts[(len(starts) - 1) // 2] / 1e6, starts[-1] / 1e6))
 	print()
 
 
@@ -322,6 +352,8 @@ def main():
 				"%.1f" % pct(other, len(tr)) if tr else "-",
 				us(quantile(wl, 0.5)) if wl else "-", us(quantile(wl, 0.99)) if wl else "-"))
 		print()
+		if any(run.late for _, rr in rows for run in rr.values()):
+			late_starts(rows)
 		if mode in hist:
 			h = hist[mode]
 			tot = sum(c for r in h for _, c in h[r])

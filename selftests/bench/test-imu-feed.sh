@@ -19,7 +19,7 @@ if [ "$(id -u)" != 0 ]; then
 	ktap_skip_all "imu_uart's reader needs SCHED_FIFO (root)"
 	exit 0
 fi
-ktap_set_plan 7
+ktap_set_plan 8
 gcc -O2 -Wall -Wextra -Werror -pthread -o "$tmp/imu_uart" "$top/selftests/bench/imu_uart.c" &&
 	gcc -O2 -Wall -Wextra -Werror -o "$tmp/imu_sender" "$top/selftests/bench/imu_sender.c" ||
 	{ ktap_exit_fail_msg "imu_uart or imu_sender does not build"; }
@@ -96,4 +96,16 @@ ktap_test_result "imu-stats.py: a writer's own late wake-up is not a late frame 
 	grep -q "^| slow-writer | 1 | 100 | 0 | 0.00 " "$tmp/loop.md"
 ktap_test_result "imu-stats.py: a frame read over 2 ms after its write() is late, p99 write -> read 3000 us" \
 	eval 'grep -q "^| slow-path | 1 | 100 | 0 | 10.00 .* | 3000 (3000) | " "$tmp/loop.md"'
+# the late starts: one whose worker was woken 97 ms after the queueing
+# (the workqueue's), one woken at once but switched in 19 ms later (the
+# scheduler's)
+{
+	cat "$tmp/loop.raw"
+	echo "tcg D slow-path 1 98000000 97000000 97100000 kworker/u9:1-55"
+	echo "tcg D slow-path 1 20000000 100000 19000000 kworker/u9:1-55"
+} >"$tmp/late.raw"
+MODES=tcg VARIANTS="slow-writer slow-path" BOOT=50 BOOT_Q=20 \
+	python3 "$top/selftests/bench/imu-stats.py" "$tmp/late.raw" "$tmp" >"$tmp/late.md" 2>"$tmp/late.err"
+ktap_test_result "imu-stats.py: late starts split into woken late and switched in late" \
+	grep -q "^| slow-path | 1 | 2 | 1 | 1 | 0 | 20.0 / 98.0 |" "$tmp/late.md"
 ktap_finished

@@ -18,6 +18,9 @@
 #                                 work item, the CPU that queued it (the
 #                                 UART's IRQ thread) and the one that ran
 #                                 it, when the kernel has the events
+#   D VARIANT ROUND NS WAKE_NS SWITCH_NS TASK  a start over 10 ms late: when
+#                                 the worker that ran it was last woken and
+#                                 switched in, from the queueing
 #   V VARIANT ROUND skipped: why  a variant this kernel refuses
 #   H timerlat50 ROUND US COUNT   after each round, rtla timerlat at FIFO 50
 #                                 for TIMERLAT_S s at the same period on
@@ -115,6 +118,15 @@ trace_on() {
 	for e in workqueue_queue_work workqueue_execute_start; do
 		echo 1 >"$tracefs/events/workqueue/$e/enable"
 	done
+	# the kworkers' wakeups and switches in, to tell a late start of the
+	# work (D lines) into "woken late" (the workqueue had no worker to
+	# wake) and "run late" (the scheduler)
+	if [ -d "$tracefs/events/sched/sched_wakeup" ]; then
+		echo 'comm ~ "kworker/*"' >"$tracefs/events/sched/sched_wakeup/filter"
+		echo 'next_comm ~ "kworker/*"' >"$tracefs/events/sched/sched_switch/filter"
+		echo 1 >"$tracefs/events/sched/sched_wakeup/enable"
+		echo 1 >"$tracefs/events/sched/sched_switch/enable"
+	fi
 	echo 1 >"$tracefs/tracing_on"
 }
 
@@ -123,6 +135,11 @@ trace_off() { # VARIANT ROUND: T lines for every flush_to_ldisc of the flip work
 	echo 0 >"$tracefs/tracing_on"
 	for e in workqueue_queue_work workqueue_execute_start; do
 		echo 0 >"$tracefs/events/workqueue/$e/enable"
+	done
+	for e in sched_wakeup sched_switch; do
+		[ -d "$tracefs/events/sched/$e" ] || continue
+		echo 0 >"$tracefs/events/sched/$e/enable"
+		echo 0 >"$tracefs/events/sched/$e/filter"
 	done
 	# "<comm>-<pid> [cpu] flags secs.usecs: event: ..."; a work item is
 	# queued once while pending, so a queue and the next start of the same
@@ -146,10 +163,30 @@ trace_off() { # VARIANT ROUND: T lines for every flush_to_ldisc of the flip work
 		qc[w] = cpu()
 		next
 	}
+	/sched_wakeup:/ {
+		p = $0; sub(/.* pid=/, "", p); sub(/ .*/, "", p)
+		wk[p] = ts()
+		next
+	}
+	/sched_switch:/ {
+		p = $0; sub(/.* next_pid=/, "", p); sub(/ .*/, "", p)
+		sw[p] = ts()
+		next
+	}
 	/workqueue_execute_start:/ && /function flush_to_ldisc/ {
 		w = $0; sub(/.*work struct /, "", w); sub(/:.*/, "", w)
 		if (w in q) {
-			printf "T %s %s %.0f %d %d\n", v, r, (ts() - q[w]) * 1e9, qc[w], cpu()
+			t = ts()
+			printf "T %s %s %.0f %d %d\n", v, r, (t - q[w]) * 1e9, qc[w], cpu()
+			# a start over 10 ms after the queueing: when the
+			# worker that ran it was last woken and switched in,
+			# from the queueing (negative: before it)
+			if (t - q[w] > 0.010) {
+				p = $1; sub(/.*-/, "", p)
+				printf "D %s %s %.0f %.0f %.0f %s\n", v, r, (t - q[w]) * 1e9,
+					p in wk ? (wk[p] - q[w]) * 1e9 : -1e12,
+					p in sw ? (sw[p] - q[w]) * 1e9 : -1e12, $1
+			}
 			delete q[w]
 		}
 	}' "$tracefs/trace"
