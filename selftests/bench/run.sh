@@ -1393,20 +1393,9 @@ imu)
 	# sets once uncommented (its profile's keys, and cpumask=irq for the
 	# "cpumask = irq:NAME" of its 8250 section), read from the file as
 	# shipped so that the run measures what a user installs
-	shipped=$(awk '
-		/^;\[/ { sec = $0; next }
-		sec == ";[profile:uart-imu]" && /^;[a-z_]+ = / { print substr($1, 2) "=" $3 }
-		sec == ";[wq:ttyS-serial_8250]" && /^;cpumask = irq:/ { print "cpumask=irq" }
-	' "$top/conf/conf.d/50-uart-imu.conf" | xargs)
-	case " $variants " in
-	*" shipped "*)
-		[ -n "$shipped" ] || {
-			echo "bench-imu: no [profile:uart-imu] keys in conf/conf.d/50-uart-imu.conf" >&2
-			exit 1
-		}
-		echo "bench-imu: shipped = $shipped (conf/conf.d/50-uart-imu.conf)" >&2
-		;;
-	esac
+	shipped=$("$top/selftests/bench/shipped-profile.sh" \
+		"$top/conf/conf.d/50-uart-imu.conf" uart-imu ttyS-serial_8250) || exit 1
+	echo "bench-imu: shipped = $shipped (conf/conf.d/50-uart-imu.conf)" >&2
 	for v in rounds count period_us frame_len limit_us; do
 		[[ "${!v}" =~ ^[1-9][0-9]{0,7}$ ]] || {
 			echo "bench-imu: ${v^^}=${!v}: a positive integer, please" >&2

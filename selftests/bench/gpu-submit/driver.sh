@@ -9,7 +9,7 @@
 #
 # On the production-like kernel (SUBMIT_KERNEL, prod), one boot: ROUNDS
 # (5) rounds, each running every variant of SUBMIT_VARIANTS (default,
-# nice-20, fifo50, fifo50-private-reserve, kthread50) for FRAMES (1200:
+# nice-20, shipped, fifo50, fifo50-private-reserve, kthread50) for FRAMES (1200:
 # a minute at 20 Hz) frames every PERIOD_US (50000), jobs of JOB_US
 # (5000) with a SUBMIT_US (50) submit, under load.sh's load and RT_TASKS
 # ("2 30 2000 8000": two SCHED_FIFO 30 kthreads, 2 ms of every 10 ms,
@@ -22,7 +22,10 @@ kernel=${SUBMIT_KERNEL:-prod}
 rounds=${ROUNDS:-5} frames=${FRAMES:-1200} period_us=${PERIOD_US:-50000}
 job_us=${JOB_US:-5000} submit_us=${SUBMIT_US:-50} bound_us=${BOUND_US:-1000}
 rt_tasks=${RT_TASKS:-2 30 2000 8000}
-svariants=${SUBMIT_VARIANTS:-default nice-20 fifo50 fifo50-private-reserve kthread50}
+svariants=${SUBMIT_VARIANTS:-default nice-20 shipped fifo50 fifo50-private-reserve kthread50}
+# the shipped variant sets what conf/conf.d/60-gpu-scheduler.conf's
+# profile sets once uncommented, read from the file as shipped
+shipped=$("$top/selftests/bench/shipped-profile.sh" "$top/conf/conf.d/60-gpu-scheduler.conf" gpu-submit) || exit 1
 [[ "$rounds" =~ ^[1-9][0-9]?$ ]] || { echo "bench-gpu-submit: ROUNDS=$rounds: 1 to 99, please" >&2; exit 2; }
 [[ "$frames" =~ ^[1-9][0-9]{0,5}$ && "$frames" -le 200000 ]] ||
 	{ echo "bench-gpu-submit: FRAMES=$frames: 1 to 200000, please" >&2; exit 2; }
@@ -36,8 +39,8 @@ done
 	{ echo "bench-gpu-submit: RT_TASKS='$rt_tasks': N PRIO ON_US OFF_US, please" >&2; exit 2; }
 for v in $svariants; do
 	case "$v" in
-	default | nice-20 | fifo50 | fifo50-private-reserve | kthread50) ;;
-	*) echo "bench-gpu-submit: SUBMIT_VARIANTS: no variant '$v' (default nice-20 fifo50 fifo50-private-reserve kthread50)" >&2; exit 2 ;;
+	default | nice-20 | shipped | fifo50 | fifo50-private-reserve | kthread50) ;;
+	*) echo "bench-gpu-submit: SUBMIT_VARIANTS: no variant '$v' (default nice-20 shipped fifo50 fifo50-private-reserve kthread50)" >&2; exit 2 ;;
 	esac
 done
 seed=${SEED:-$(od -An -N4 -tu4 /dev/urandom | tr -d ' ')}
@@ -52,7 +55,8 @@ cp "$top/selftests/bench/gpu-submit/vm.sh" "$stage/vm-gpu-submit.sh"
 sed -i "s/^FRAMES=.*/FRAMES=$frames/; s/^PERIOD_US=.*/PERIOD_US=$period_us/;
 	s/^JOB_US=.*/JOB_US=$job_us/; s/^SUBMIT_US=.*/SUBMIT_US=$submit_us/;
 	s/^ROUNDS=.*/ROUNDS=$rounds/; s/^RT_TASKS=.*/RT_TASKS=\"$rt_tasks\"/;
-	s/^VARIANTS=.*/VARIANTS=\"$svariants\"/" "$stage/vm-gpu-submit.sh"
+	s/^VARIANTS=.*/VARIANTS=\"$svariants\"/;
+	s/^SHIPPED=.*/SHIPPED=\"$shipped\"/" "$stage/vm-gpu-submit.sh"
 date=$(date -u +%Y-%m-%d)
 base=gpu-submit-$date${TAG:+-$TAG}
 res=$top/selftests/bench/results
@@ -80,6 +84,13 @@ grep -E '^[IOFV] ' "$log" >"$raw"
 	echo "the tables are made. One boot of $kernel, $vm_s s from taking the lock to"
 	echo "the guest's power-off. $frames frames a variant and round, $rounds rounds:"
 	echo "$((frames * rounds)) frames a variant, one every $period_us us."
+	echo
+	echo "Variants: default (the workqueue as the module makes it, normal, nice"
+	echo "0); nice-20; shipped (conf/conf.d/60-gpu-scheduler.conf's profile as"
+	echo "shipped, read from the file: $shipped); fifo50 (policy fifo, rtprio 50:"
+	echo "above the RT tasks' FIFO $(echo "$rt_tasks" | cut -d" " -f2)); fifo50-private-reserve (and"
+	echo "private 1, nr_idle_extra 2); kthread50 (the submit on a SCHED_FIFO 50"
+	echo "kthread_worker, no workqueue: the baseline)."
 	echo
 	one_boot_environment gpu-submit "$kernel" "$load_before" "$load_after" "$seed" "$base"
 	echo

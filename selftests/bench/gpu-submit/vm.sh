@@ -15,6 +15,10 @@
 # Prints:
 #   I ...                              the environment
 #   O ROUND VARIANT...                 the order of a round
+# Variants: default; nice-20; shipped, the attributes of
+# conf/conf.d/60-gpu-scheduler.conf's profile (SHIPPED, read from the file
+# by the runner); fifo50 (above RT_TASKS' FIFO 30); fifo50-private-reserve;
+# kthread50, the submit on a SCHED_FIFO 50 kthread_worker.
 #   F VARIANT ROUND SEQ SUBMIT_NS FREE_NS TIMER_NS POLICY   one line a frame
 #   F VARIANT ROUND SEQ drop           a frame whose job slot was busy
 #   V VARIANT ROUND skipped: why       a variant this kernel refuses
@@ -26,7 +30,8 @@ JOB_US=5000
 SUBMIT_US=50
 ROUNDS=5
 RT_TASKS="2 30 2000 8000"
-VARIANTS="default nice-20 fifo50 fifo50-private-reserve kthread50"
+VARIANTS="default nice-20 shipped fifo50 fifo50-private-reserve kthread50"
+SHIPPED="policy=fifo rtprio=10"
 
 wqdir=/sys/devices/virtual/workqueue
 wq=$wqdir/wqrt_submit
@@ -55,6 +60,13 @@ variant() { # NAME ROUND
 	case "$1" in
 	default) ;;
 	nice-20) setattr wqrt_submit nice -20 || return 1 ;;
+	shipped)
+		# conf/conf.d/60-gpu-scheduler.conf's profile, as the runner
+		# read it from the file
+		for kv in $SHIPPED; do
+			setattr wqrt_submit "${kv%%=*}" "${kv#*=}" || return 1
+		done
+		;;
 	fifo50)
 		setattr wqrt_submit policy fifo && setattr wqrt_submit rtprio 50 || return 1
 		;;
