@@ -15,15 +15,24 @@
  * FRAMES 0 (the default) sends until the reader's end closes or a signal
  * stops it.
  *
+ * A frame the other end cannot take when it is due is dropped, as a real
+ * IMU's frame is lost when the UART overruns, instead of queueing behind
+ * the ones before: while the guest does not read its UART, QEMU stops
+ * reading the socket, and frames queued there would reach the next reader
+ * as a burst seconds old. The socket's send buffer is made as small as the
+ * kernel allows for the same reason.
+ *
  * Prints on stderr at the end:
- *   S sent N late_over_period N late_max_ns N
+ *   S sent N dropped N late_over_period N late_max_ns N
  * late: when write() started - when the frame was due (the host's own
- * wakeups; a frame later than a period is counted there, and still sent).
+ * wakeups; a frame later than a period is counted there, and still sent);
+ * dropped: frames the other end could not take when due.
  * Exit 0 once it sent what it could, 2 on a usage or setup error.
  */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -80,8 +89,12 @@ static int open_path(const char *path, int wait_s)
 			perror("imu_sender: socket");
 			return -1;
 		}
-		if (!connect(fd, (struct sockaddr *)&sa, sizeof(sa)))
+		if (!connect(fd, (struct sockaddr *)&sa, sizeof(sa))) {
+			int small = 1;	/* raised to the kernel's minimum */
+
+			setsockopt(fd, SOL_SOCKET, SO_SNDBUF, &small, sizeof(small));
 			return fd;
+		}
 		close(fd);
 		if ((errno != ENOENT && errno != ECONNREFUSED) || now_ns() > end || stop) {
 			fprintf(stderr, "imu_sender: %s: %s\n", path, strerror(errno));
@@ -99,7 +112,7 @@ static void usage(void)
 
 int main(int argc, char **argv)
 {
-	unsigned long long count = 0, sent = 0, late_over = 0;
+	unsigned long long count = 0, sent = 0, dropped = 0, late_over = 0;
 	int64_t period_ns = 1000000, late_max = 0, t0;
 	int len = FRAME_MIN, wait_s = 60, fd, c;
 	unsigned char f[FRAME_MAX];
@@ -133,6 +146,10 @@ int main(int argc, char **argv)
 	fd = open_path(argv[optind], wait_s);
 	if (fd < 0)
 		return 2;
+	if (fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)) {
+		perror("imu_sender: O_NONBLOCK");
+		return 2;
+	}
 	t0 = now_ns() + 100000000;
 	for (uint64_t k = 0; !stop && (!count || k < count); k++) {
 		int64_t t = t0 + (int64_t)k * period_ns, late;
@@ -158,18 +175,32 @@ int main(int argc, char **argv)
 		f[len - 1] = fletcher16(f, len - 2) >> 8;
 		while (off < (size_t)len) {
 			ssize_t n = write(fd, f + off, len - off);
+			struct pollfd pfd = { .fd = fd, .events = POLLOUT };
 
 			if (n < 0 && errno == EINTR && !stop)
 				continue;
+			if (n < 0 && errno == EAGAIN && !off)
+				break;		/* not taken: the frame is lost */
+			if (n < 0 && errno == EAGAIN) {
+				/* the rest of a frame begun: keep the framing */
+				if (poll(&pfd, 1, 1000) < 0 && errno != EINTR)
+					goto out;
+				if (stop)
+					goto out;
+				continue;
+			}
 			if (n <= 0)
 				goto out;	/* the other end went away */
 			off += n;
 		}
-		sent++;
+		if (off)
+			sent++;
+		else
+			dropped++;
 	}
 out:
 	close(fd);
-	fprintf(stderr, "S sent %llu late_over_period %llu late_max_ns %lld\n",
-		sent, late_over, (long long)late_max);
+	fprintf(stderr, "S sent %llu dropped %llu late_over_period %llu late_max_ns %lld\n",
+		sent, dropped, late_over, (long long)late_max);
 	return 0;
 }

@@ -1449,7 +1449,8 @@ imu)
 			boot "$kernel" "$script" "imu-$m" "$t" </dev/null
 		if [ -n "$sender" ]; then
 			# QEMU closed the socket: the sender ends on its own
-			kill "$sender" 2>/dev/null
+			# (and then kill fails: set -e)
+			kill "$sender" 2>/dev/null || true
 			wait "$sender" 2>/dev/null || true
 			rm -rf "$(dirname "$uart2")"
 		fi
@@ -1463,6 +1464,7 @@ imu)
 			env_record "imu-$m" "$kernel" "$load_before" "$load_after"
 			echo "- QEMU: ${qargs:-multi-threaded TCG, no -icount}${WQRT_VM_QEMU_ARGS:+ $WQRT_VM_QEMU_ARGS}; kernel command line adds ${WQRT_VM_APPEND}"
 			echo "- the boot took $(( $(date +%s) - t0 )) s of wall time"
+			[ -z "$sender" ] || echo "- imu_sender on the host, for the whole boot (dropped: frames the guest's UART could not take, while no run read it): $(grep '^S ' "$out/imu-host.sender" || echo "no summary, it ended early")"
 		} >"$d/env-$m"
 		grep -E '^[IOFXWTVH] ' "$log" | sed "s/^/$m /" >>"$raw"
 	done

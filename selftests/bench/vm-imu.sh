@@ -226,6 +226,25 @@ unbound_kworkers() { # the pids of kworker/u* (tuned's "by name")
 	done
 }
 
+# FEED=1: between the runs something must read the UART, or the guest's
+# 8250 stops taking bytes, QEMU stops reading its socket, and the sender
+# drops every frame (imu_sender: a frame not taken when due is lost);
+# with a reader the stream flows, and a run's reader starts on live
+# frames (imu_uart flushes what the tty holds when it opens the port)
+drainpid=
+drain_start() {
+	[ "$FEED" = 1 ] || return 0
+	stty -F "$UART" raw -echo 115200 2>/dev/null
+	cat "$UART" >/dev/null 2>&1 &
+	drainpid=$!
+}
+drain_stop() {
+	[ -n "$drainpid" ] || return 0
+	kill "$drainpid" 2>/dev/null
+	wait "$drainpid" 2>/dev/null
+	drainpid=
+}
+
 chrted=
 reset_wq() {
 	for kv in policy=normal nr_idle_extra=0 private=0 nice=0 cpumask=$orig_cpumask; do
@@ -287,6 +306,7 @@ kworker_census() { # "N kworker/u*, M of them SCHED_FIFO"
 	echo "kworker_u=$n,fifo=$f"
 }
 
+drain_start
 r=1
 while [ "$r" -le "$ROUNDS" ]; do
 	# run.sh draws the orders from a recorded seed (./order beside this
@@ -316,9 +336,11 @@ while [ "$r" -le "$ROUNDS" ]; do
 		echo "$(kworker_census) irq_thread=$(thread_state "$irqpid")"
 		trace_on
 		if [ "$FEED" = 1 ]; then
+			drain_stop
 			chrt -o 0 "$imu" -R -n "$COUNT" -p "$PERIOD_US" -l "$FRAME_LEN" -c "$CPU" \
 				-r "$RPRIO" -t "$v $r" "$UART" ||
 				echo "V $v $r skipped: imu_uart -R failed ($?)"
+			drain_start
 		else
 			chrt -o 0 "$imu" -n "$COUNT" -p "$PERIOD_US" -l "$FRAME_LEN" -c "$CPU" \
 				-w "$WPRIO" -r "$RPRIO" -t "$v $r" "$UART" ||
@@ -335,6 +357,7 @@ while [ "$r" -le "$ROUNDS" ]; do
 	r=$((r + 1))
 done
 reset_wq
+drain_stop
 stop_load
 # the kernel may have changed clocksource since the start (tsc-early)
 echo "I clocksource $(cat /sys/devices/system/clocksource/clocksource0/current_clocksource 2>/dev/null || echo unknown)"
