@@ -167,8 +167,8 @@ def feed_tables(rows, limit_ns, rng, nboot):
 	print("frames read more than %s ms after the one before, the rounds" % lim_ms)
 	print("resampled for the interval):")
 	print()
-	print("| variant | rounds | frames read | lost | out of order | gaps > %s ms %% [interval] | p99 gap us | longest gap ms (per round) |" % lim_ms)
-	print("|---|---|---|---|---|---|---|---|")
+	print("| variant | rounds | frames read | lost | out of order | gaps > %s ms %% [interval] | p99 gap us | longest gap ms (per round) | queue_work -> start p50 / p99 us (n) |" % lim_ms)
+	print("|---|---|---|---|---|---|---|---|---|")
 	for v, rr in rows:
 		rounds = [rr[r] for r in sorted(rr)]
 		gaps = sorted(g for run in rounds for g in run.gaps)
@@ -183,13 +183,16 @@ def feed_tables(rows, limit_ns, rng, nboot):
 					est.append(100.0 * sum(over[i] for i in idx) / n)
 			est.sort()
 		c = "[%.2f, %.2f]" % (quantile(est, 0.025), quantile(est, 0.975)) if est else ""
-		print("| %s | %d | %d | %d | %d | %.2f %s | %s | %s |" % (
+		trs = sorted(t[0] for run in rounds for t in run.trace)
+		print("| %s | %d | %d | %d | %d | %.2f %s | %s | %s | %s |" % (
 			v, len(rounds), sum(run.x.get("received", 0) for run in rounds),
 			sum(run.x.get("lost", 0) for run in rounds),
 			sum(run.x.get("dup", 0) for run in rounds),
 			pct(sum(over), len(gaps)), c,
 			us(quantile(gaps, 0.99)) if gaps else "-",
-			", ".join("%.2f" % (max(run.gaps) / 1e6) if run.gaps else "-" for run in rounds)))
+			", ".join("%.2f" % (max(run.gaps) / 1e6) if run.gaps else "-" for run in rounds),
+			"%s / %s (%d)" % (us(quantile(trs, 0.5)), us(quantile(trs, 0.99)), len(trs))
+			if trs else "not measured"))
 	print()
 
 
@@ -251,6 +254,8 @@ def main():
 		print()
 		if all(run.gaps and not run.frames for _, rr in rows for run in rr.values()):
 			feed_tables(rows, limit_ns, rng, nboot)
+			if any(run.late for _, rr in rows for run in rr.values()):
+				late_starts(rows)
 			continue
 		# the rounds every variant ran in: the pairs of the ratios
 		common = sorted(set.intersection(*(set(rr) for _, rr in rows)))

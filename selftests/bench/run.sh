@@ -1466,7 +1466,7 @@ imu)
 			echo "- the boot took $(( $(date +%s) - t0 )) s of wall time"
 			[ -z "$sender" ] || echo "- imu_sender on the host, for the whole boot (dropped: frames the guest's UART could not take, while no run read it): $(grep '^S ' "$out/imu-host.sender" || echo "no summary, it ended early")"
 		} >"$d/env-$m"
-		grep -E '^[IOFXWTVH] ' "$log" | sed "s/^/$m /" >>"$raw"
+		grep -E '^[IOFXWTVHGD] ' "$log" | sed "s/^/$m /" >>"$raw"
 	done
 	bench_unlock
 	table=$out/imu.md
