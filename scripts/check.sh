@@ -82,6 +82,7 @@ selftests/bench/test-price.sh >>"$log" || rc=1
 selftests/bench/gpu-submit/test-stats.sh >>"$log" || rc=1
 selftests/bench/test-imu-feed.sh >>"$log" || rc=1
 selftests/bench/test-shipped-profile.sh >>"$log" || rc=1
+selftests/bench/board/test-board.sh >>"$log" || rc=1
 cat "$log"
 p=$(grep -cE '^ok ' "$log")
 f=$(grep -cE '^not ok ' "$log")

@@ -21,7 +21,7 @@ trap 'rm -rf "$tmp"' EXIT
 chmod 0755 "$tmp"
 
 ktap_print_header
-ktap_set_plan 12
+ktap_set_plan 13
 
 wqrtd=$(ls "$debs"/wqrtd_*.deb 2>/dev/null | head -n 1)
 st=$(ls "$debs"/wqrt-selftests_*.deb 2>/dev/null | head -n 1)
@@ -95,6 +95,22 @@ done
 ktap_test_result "wqrt-selftests: the kselftest install layout in /usr/lib/wqrt-selftests${missing:+ (missing:$missing)}" \
 	eval '[ -z "$missing" ] && [ "$(grep -c ^wqrt: "$k/kselftest-list.txt")" -ge 6 ]'
 
+# Issue 43.5: the board benchmark, what it runs beside it; as a user it
+# refuses with the reason, nothing changed
+bmissing=
+for f in wqrt-bench-board vm-imu.sh imu_uart imu-stats.py shipped-profile.sh load.sh \
+	wqattr.sh quiet.sh benchstats.py gpu-submit/vm.sh gpu-submit/stats.py; do
+	[ -e "$k/bench/$f" ] || bmissing="$bmissing $f"
+done
+for f in wqrt-bench-board vm-imu.sh imu_uart imu-stats.py gpu-submit/vm.sh gpu-submit/stats.py; do
+	[ -x "$k/bench/$f" ] || bmissing="$bmissing $f(not executable)"
+done
+setpriv --reuid=65534 --regid=65534 --clear-groups "$k/bench/wqrt-bench-board" gpu \
+	>"$tmp/bench-user.log" 2>&1
+brc=$?
+ktap_test_result "wqrt-selftests: wqrt-bench-board and its scripts in /usr/lib/wqrt-selftests/bench${bmissing:+ (missing:$bmissing)}; as a user it says to run as root (exit $brc)" \
+	eval '[ -z "$bmissing" ] && [ $brc = 1 ] && grep -q "run as root" "$tmp/bench-user.log"'
+
 # Issue 33: run_kselftest.sh's output redirected to a file keeps each
 # program's SKIP reason (the kernel's runner, unpatched, overwrites it
 # with the "ok" lines); as a user every program skips: "run as root"
@@ -118,12 +134,12 @@ dkms build --dkmstree "$tmp/dkmstree" --sourcetree "$tmp/dkms/usr/src" \
 	--kernelsourcedir "$kdir/obj" >"$tmp/dkms.log" 2>&1
 rc=$?
 bad=
-for m in wqrt_test wqrt_flush wqrt_reach wqrt_tty; do
+for m in wqrt_test wqrt_flush wqrt_reach wqrt_tty wqrt_submit; do
 	f=$(find "$tmp/dkmstree" -name "$m.ko" | head -n 1)
 	v=$(modinfo -F vermagic "$f" 2>/dev/null | cut -d' ' -f1)
 	[ "$v" = "$release" ] || bad="$bad $m"
 done
 [ $rc = 0 ] && [ -z "$bad" ] || sed 's/^/# dkms: /' "$tmp/dkms.log" | tail -n 20
-ktap_test_result "dkms build of $name $ver for $release makes wqrt_test, wqrt_flush, wqrt_reach, wqrt_tty${bad:+ (bad:$bad)}" \
+ktap_test_result "dkms build of $name $ver for $release makes wqrt_test, wqrt_flush, wqrt_reach, wqrt_tty, wqrt_submit${bad:+ (bad:$bad)}" \
 	eval '[ $rc = 0 ] && [ -z "$bad" ] && [ -n "$release" ]'
 ktap_finished

@@ -38,7 +38,13 @@ wq=$wqdir/wqrt_submit
 ctl=/sys/kernel/debug/wqrt_submit
 here=$(dirname "$0")
 
-insmod "$here/wqrt_submit.ko" || { echo "E cannot load wqrt_submit.ko"; exit 1; }
+# staged beside this script (the VM, or wqrt-bench-board --module), or
+# installed (wqrt-selftests-dkms on a board)
+if [ -f "$here/wqrt_submit.ko" ]; then
+	insmod "$here/wqrt_submit.ko" || { echo "E cannot load wqrt_submit.ko"; exit 1; }
+else
+	modprobe wqrt_submit || { echo "E cannot load wqrt_submit (modprobe)"; exit 1; }
+fi
 [ -d "$wq" ] || { echo "E no $wq"; exit 1; }
 echo "I kernel $(uname -r) vcpus $(nproc) frames $FRAMES period_us $PERIOD_US job_us $JOB_US submit_us $SUBMIT_US rounds $ROUNDS"
 echo "I clocksource $(cat /sys/devices/system/clocksource/clocksource0/current_clocksource 2>/dev/null || echo unknown)"
