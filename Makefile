@@ -283,7 +283,7 @@ bench-latency: deps
 
 # issue 32.4: bursts after the idle cull on prod, with and without a
 # reserve, kworkers born FIFO (the series) or chrt'ed by name (the stock
-# way), in the same boot (ROUNDS, POOLS, BURST_K: selftests/bench/run.sh)
+# way), in the same boot (ROUNDS, POOLS, BURST_K: selftests/bench/burst/driver.sh)
 bench-burst: deps
 	@selftests/bench/run.sh burst
 
@@ -294,14 +294,14 @@ bench-flush: deps
 	@selftests/bench/run.sh flush
 
 # issue 32.3: the memory of a reserve of idle workers, per worker, on the
-# production-like kernel (ROUNDS boots, SIZES: selftests/bench/run.sh)
+# production-like kernel (ROUNDS boots, SIZES: selftests/bench/reserve/driver.sh)
 bench-reserve: deps
 	@selftests/bench/run.sh reserve
 
 # issue 32.2: the GPU case with vkms as the stand-in: vblank to
 # composition start on the ordered workqueue vkms_composer and the share
 # of late frames, default vs fifo 50, under CPU and memory load (ROUNDS,
-# RATES, DURATION, SIZE: selftests/bench/run.sh)
+# RATES, DURATION, SIZE: selftests/bench/gpu/driver.sh)
 bench-gpu: deps
 	@selftests/bench/run.sh gpu
 
@@ -314,13 +314,13 @@ bench-gpu-submit: deps
 # issue 29, before a change to the workqueue patches: what the series
 # adds to queue_work() and flushes, counted (host-independent) and timed,
 # plain 6.12 against the series (COUNT_KERNELS, RUNS, ROUNDS, COUNTS=0,
-# TIMES=0: selftests/bench/run.sh)
+# TIMES=0: selftests/bench/cost/driver.sh)
 bench-cost: deps
 	@selftests/bench/run.sh cost
 
 # issue 32.3: the flush cases of bench-cost counted on prod-plain and prod
 # booted with 8, 64, 192 and 255 possible CPUs (POSSIBLE, KERNELS, BASE,
-# RUNS: selftests/bench/run.sh)
+# RUNS: selftests/bench/flush-sweep/driver.sh)
 bench-flush-sweep: deps
 	@selftests/bench/run.sh flush-sweep
 
@@ -337,7 +337,7 @@ bench-tables:
 # workqueue under load, late and lost frames and the longest gap per
 # variant, one boot under -icount and one under plain TCG (MODES, ICOUNT,
 # ROUNDS, COUNT frames per run, PERIOD_US, FRAME_LEN, LIMIT_US, SEED, TAG:
-# selftests/bench/run.sh)
+# selftests/bench/imu/driver.sh)
 bench-imu: deps
 	@selftests/bench/run.sh imu
 

@@ -1,9 +1,10 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # quiet.sh: is the host quiet enough for a latency benchmark? Sourced by
-# run.sh (and by test-quiet.sh, which runs its functions on fake /proc
-# trees). A latency benchmark boots a guest whose vCPU threads want the
-# host's CPUs to themselves; beside another workload it measures the
+# lib.sh for every VM benchmark, by the board runner (and by test-quiet.sh,
+# which runs its functions on fake /proc trees). A latency benchmark
+# boots a guest whose vCPU threads want the host's CPUs to themselves;
+# beside another workload it measures the
 # contention, not the kernel: the IMU run whose TCG mode shared the host
 # with a kernel build had 97 to 100 % of its frames late in every variant.
 #
