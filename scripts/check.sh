@@ -80,7 +80,7 @@ selftests/vm/test-verdict.sh >>"$log" || rc=1
 selftests/bench/test-quiet.sh >>"$log" || rc=1
 selftests/bench/test-price.sh >>"$log" || rc=1
 selftests/bench/gpu-submit/test-stats.sh >>"$log" || rc=1
-selftests/bench/test-imu-feed.sh >>"$log" || rc=1
+selftests/bench/imu/test-imu-feed.sh >>"$log" || rc=1
 selftests/bench/test-shipped-profile.sh >>"$log" || rc=1
 selftests/bench/board/test-board.sh >>"$log" || rc=1
 cat "$log"

@@ -204,7 +204,7 @@ build_once() { # KERNEL: build it and its module once per run
 # TCG thread (the vCPUs take turns), the guest's clock on instructions
 # (-icount shift=0,sleep=off: timer ticks land at the same instructions on
 # any host) and the wqcount plugin (selftests/bench/cost/wqcount.c) around
-# the cases of wqrt_bench's cost command (selftests/bench/vm-cost.sh).
+# the cases of wqrt_bench's cost command (selftests/bench/cost/vm-cost.sh).
 count_boot() { # KERNEL SMP NAME RUNS [CASES]: $out/NAME.{log,plugin,map,env}
 	local k=$1 smp=$2 name=$3 runs=$4 cases=${5:-} before after
 	# counts do not depend on the host's load (boot() sees this)
@@ -214,7 +214,7 @@ count_boot() { # KERNEL SMP NAME RUNS [CASES]: $out/NAME.{log,plugin,map,env}
 			-o "$out/wqcount.so" "$top/selftests/bench/cost/wqcount.c"
 		wqcount_built=1
 	fi
-	cp "$top/selftests/bench/vm-cost.sh" "$out/stage-$k/vm-cost.sh"
+	cp "$top/selftests/bench/cost/vm-cost.sh" "$out/stage-$k/vm-cost.sh"
 	sed -i "s/^RUNS=.*/RUNS=$runs/" "$out/stage-$k/vm-cost.sh"
 	[ -z "$cases" ] || sed -i "s/^CASES=.*/CASES=\"$cases\"/" "$out/stage-$k/vm-cost.sh"
 	echo "bench-$what: counting on $k, -smp $smp ($runs runs a case, one TCG thread, wqcount plugin)"

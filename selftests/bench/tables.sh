@@ -72,11 +72,11 @@ mkdir -p "$(dirname "$out")"
 		echo "the counted events would cost at the published prices, and where the"
 		echo "published ranges leave the sign open."
 		echo
-		python3 "$top/selftests/bench/cost-stats.py" price "$prices" "$tmp" "${kernels[@]}"
+		python3 "$top/selftests/bench/cost/cost-stats.py" price "$prices" "$tmp" "${kernels[@]}"
 	else
 		echo "# The counts of $base, made again from its committed files"
 		echo
-		python3 "$top/selftests/bench/cost-stats.py" counts "$tmp" "${kernels[@]}"
+		python3 "$top/selftests/bench/cost/cost-stats.py" counts "$tmp" "${kernels[@]}"
 	fi
 } >"$out.tmp"
 mv "$out.tmp" "$out"

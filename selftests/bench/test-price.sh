@@ -11,7 +11,7 @@ top=$(cd "$(dirname "$0")/../.." && pwd)
 . "$top/selftests/lib/ktap.sh"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-stats=$top/selftests/bench/cost-stats.py
+stats=$top/selftests/bench/cost/cost-stats.py
 res=$top/selftests/bench/results
 prices=${PRICES:-$top/selftests/bench/cost/prices}
 

@@ -7,7 +7,7 @@
 #
 # make bench-burst (and the end of make bench-latency): worker
 # creation on the production-like kernel (BURST_KERNEL, prod), one
-# boot, selftests/bench/vm-burst.sh: bursts of BURST_K (8) items on
+# boot, selftests/bench/burst/vm-burst.sh: bursts of BURST_K (8) items on
 # private workqueues, the first after each pool's idle cull and
 # BURST_WARM (5) warm ones after it, three variants interleaved in a
 # seeded random order in each of ROUNDS (5) rounds: fifo 50 without a
@@ -38,7 +38,7 @@ else
 	seed=${SEED:-$(od -An -N4 -tu4 /dev/urandom | tr -d ' ')}
 	stage=$(build_flavour "$kernel")
 	orders "$seed" "$rounds" "$(seq -s ' ' 0 $((3 * pools - 1)))" >"$stage/burst-order"
-	cp "$top/selftests/bench/vm-burst.sh" "$stage/vm-burst.sh"
+	cp "$top/selftests/bench/burst/vm-burst.sh" "$stage/vm-burst.sh"
 	# the script's settings travel in its first lines
 	sed -i "s/^ROUNDS=.*/ROUNDS=$rounds/; s/^BURST_K=.*/BURST_K=$burst_k/;
 		s/^BURST_WARM=.*/BURST_WARM=$burst_warm/; s/^POOLS=.*/POOLS=$pools/;
@@ -69,7 +69,7 @@ mkdir -p "$d"
 # the bursts after an idle wait that no cull ended are -notculled;
 # named as the results' copy (rounds-ci.py heads its tables with it)
 raw=$d/burst-$date${SUFFIX:+-$SUFFIX}.raw
-python3 "$top/selftests/bench/scenarios-stats.py" relabel "$log" |
+python3 "$top/selftests/bench/latency-scenarios/scenarios-stats.py" relabel "$log" |
 	grep -E '^[IOBPWKV] ' >"$raw"
 rk=burst-r$burst_k
 pairs="burst-r0-culled:$rk-culled burst-r0-warm:$rk-warm burst-chrt-culled:burst-r0-culled burst-chrt-warm:burst-r0-warm"
@@ -78,7 +78,7 @@ table=$out/burst.md
 	echo "# Worker creation: bursts after the idle cull, with and without a reserve, the stock way and the series' ($date)"
 	echo
 	echo "Command: \`$(for v in ROUNDS BURST_K BURST_WARM POOLS CULL_WAIT CULL_EXTRA BURST_KERNEL SUFFIX; do [ -z "${!v:-}" ] || printf '%s=%q ' "$v" "${!v}"; done)SEED=$seed make bench-burst\`;"
-	echo "$(cat "$out/burst.minutes") min of boot. selftests/bench/vm-burst.sh says what the boot does."
+	echo "$(cat "$out/burst.minutes") min of boot. selftests/bench/burst/vm-burst.sh says what the boot does."
 	echo
 	echo "One boot of $kernel under the load of the latency benchmarks (a nice-0"
 	echo "CPU hog per vCPU, a fork loop, a pipe stream). A burst: $burst_k items at"
@@ -115,7 +115,7 @@ table=$out/burst.md
 	echo
 	SEED=1 BURST_K=$burst_k PAIRS=$pairs \
 		python3 "$top/selftests/bench/rounds-ci.py" "$raw" | sed 1,2d
-	SEED=$seed python3 "$top/selftests/bench/scenarios-stats.py" "$raw" "$d"
+	SEED=$seed python3 "$top/selftests/bench/latency-scenarios/scenarios-stats.py" "$raw" "$d"
 } >"$table"
 {
 	survival_plot_head 1400,600 "$out/burst.png" 1,2 \

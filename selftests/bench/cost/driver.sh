@@ -91,7 +91,7 @@ if [ "${COUNTS:-1}" = 1 ]; then
 		echo "## Counts (host-independent)"
 		echo
 		echo "Each case of wqrt_bench's cost command (selftests/bench/wqrt_bench.c) $runs times after"
-		echo "an uncounted warm-up of 5 (the enqueue cases $(sed -n 's/^ENQ_RUNS=//p' "$top/selftests/bench/vm-cost.sh") times, their items as the tables say),"
+		echo "an uncounted warm-up of 5 (the enqueue cases $(sed -n 's/^ENQ_RUNS=//p' "$top/selftests/bench/cost/vm-cost.sh") times, their items as the tables say),"
 		echo "on one boot per kernel under QEMU's TCG with one"
 		echo "thread (-accel tcg,thread=single: the vCPUs take turns, no host timing"
 		echo "decides what runs in parallel) and the wqcount plugin"
@@ -116,7 +116,7 @@ if [ "${COUNTS:-1}" = 1 ]; then
 			echo
 		done
 		# shellcheck disable=SC2086 # one argument a kernel
-		python3 "$top/selftests/bench/cost-stats.py" counts "$out" $count_kernels
+		python3 "$top/selftests/bench/cost/cost-stats.py" counts "$out" $count_kernels
 		echo
 	} >>"$out/cost.md"
 	# the series the counts measured, for make bench-price
@@ -124,7 +124,7 @@ if [ "${COUNTS:-1}" = 1 ]; then
 	for k in $count_kernels; do
 		xz -9 <"$out/cost-$k.plugin" >"$res/$base-counts-$k.plugin.xz"
 		# the symbols the tables by function resolve (make bench-tables)
-		python3 "$top/selftests/bench/cost-stats.py" mapsubset "$out" "$k" |
+		python3 "$top/selftests/bench/cost/cost-stats.py" mapsubset "$out" "$k" |
 			xz -9 >"$res/$base-counts-$k.map.xz"
 		grep -E '^[IBKE] ' "$out/cost-$k.log" | xz -9 >"$res/$base-counts-$k.log.xz"
 	done
@@ -140,7 +140,7 @@ if [ "${TIMES:-1}" = 1 ]; then
 	fi
 	for k in $pairs; do
 		build_once "$k"
-		cp "$top/selftests/bench/vm-cost-times.sh" "$out/stage-$k/vm-cost-times.sh"
+		cp "$top/selftests/bench/cost/vm-cost-times.sh" "$out/stage-$k/vm-cost-times.sh"
 		mode=enqueue
 		case "$k" in prod-flush*) mode=flush ;; esac
 		sed -i "s/^MODE=.*/MODE=$mode/; s/^PRODUCERS=.*/PRODUCERS=$producers/;
@@ -239,7 +239,7 @@ if [ "${TIMES:-1}" = 1 ]; then
 		echo "$(( ($(date +%s) - start) / 60 )) min in all (the counting boots included)."
 		echo
 		# shellcheck disable=SC2046 # the spin's pairs, a kernel a word
-		SEED=$seed python3 "$top/selftests/bench/cost-stats.py" times "$raw" \
+		SEED=$seed python3 "$top/selftests/bench/cost/cost-stats.py" times "$raw" \
 			prod-plain prod prod-flush-plain prod-flush \
 			$([ "$flush_spin" = 0 ] || echo prod-flush-plain prod-flush-spin prod-flush prod-flush-spin)
 		echo

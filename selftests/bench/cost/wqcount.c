@@ -39,7 +39,7 @@
  *   the function it is in, from a shadow call stack), summed over windows;
  *   for insns, the first PC of each translation block executed, with
  *   CALLSITE 0.
- * selftests/bench/cost-stats.py turns them into tables with symbols.
+ * selftests/bench/cost/cost-stats.py turns them into tables with symbols.
  *
  * Plugin arguments: lines=off skips the coherence model (no memory
  * callbacks: the guest runs faster). Counting assumes a single TCG thread

@@ -37,7 +37,7 @@ fi
 seed=${SEED:-$(od -An -N4 -tu4 /dev/urandom | tr -d ' ')}
 for k in $kernels; do
 	build_flavour "$k" >/dev/null
-	cp "$top/selftests/bench/vm-enqueue.sh" "$out/stage-$k/vm-enqueue.sh"
+	cp "$top/selftests/bench/enqueue/vm-enqueue.sh" "$out/stage-$k/vm-enqueue.sh"
 	# the script's settings travel in its first lines
 	sed -i "s/^PRODUCERS=.*/PRODUCERS=$producers/; s/^ITEMS=.*/ITEMS=$items/" \
 		"$out/stage-$k/vm-enqueue.sh"
@@ -131,7 +131,7 @@ table=$out/$name.md
 	echo "Host load before each boot: the H lines of the raw file."
 	echo
 	SEED=$seed KERNELS=$kernels FAMILY=$family \
-		python3 "$top/selftests/bench/enqueue-stats.py" "$raw"
+		python3 "$top/selftests/bench/enqueue/enqueue-stats.py" "$raw"
 } >"$table"
 cp "$table" "$res/$base.md"
 xz -9 <"$raw" >"$res/$base.raw.xz"

@@ -94,7 +94,7 @@ for k in $kernels; do [ "$k" = "$base_k" ] || others="$others $k"; done
 	echo "|---|---|---|---|"
 	awk '{ printf "| %s | %s | %s | %s |\n", $1, $2, $3, $4 }' "$out/flush-sweep.boots"
 	echo
-	python3 "$top/selftests/bench/cost-stats.py" sweep "$out" "$base_k" "$others" "$possible"
+	python3 "$top/selftests/bench/cost/cost-stats.py" sweep "$out" "$base_k" "$others" "$possible"
 	echo
 	echo "## Environment, per boot"
 	for b in $booted; do
@@ -114,7 +114,7 @@ for k in $kernels; do [ "$k" = "$base_k" ] || others="$others $k"; done
 } >"$out/flush-sweep.md"
 for b in $booted; do
 	xz -9 <"$out/cost-$b.plugin" >"$res/$base-$b.plugin.xz"
-	python3 "$top/selftests/bench/cost-stats.py" mapsubset "$out" "$b" |
+	python3 "$top/selftests/bench/cost/cost-stats.py" mapsubset "$out" "$b" |
 		xz -9 >"$res/$base-$b.map.xz"
 	grep -E '^[IBKE] ' "$out/cost-$b.log" | xz -9 >"$res/$base-$b.log.xz"
 done

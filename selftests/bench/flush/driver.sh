@@ -27,7 +27,7 @@ load_before=$(cat /proc/loadavg)
 for r in $(seq 1 "$rounds"); do
 	for k in $kernels; do
 		echo "bench-flush: round $r/$rounds on $k (-smp $WQRT_VM_SMP)"
-		boot "$k" "$top/selftests/bench/vm-flush.sh" "flush-$k-$r" 900
+		boot "$k" "$top/selftests/bench/flush/vm-flush.sh" "flush-$k-$r" 900
 		grep -q '^I kernel' "$out/flush-$k-$r.log" || {
 			cat "$out/flush-$k-$r.vmout"
 			exit 1
@@ -38,7 +38,7 @@ for r in $(seq 1 "$rounds"); do
 done
 load_after=$(cat /proc/loadavg)
 {
-	"$top/selftests/bench/flush-table.sh" "$raw" "$out"
+	"$top/selftests/bench/flush/flush-table.sh" "$raw" "$out"
 	echo
 	echo "## Environment"
 	for k in $kernels; do

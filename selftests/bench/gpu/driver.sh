@@ -9,7 +9,7 @@
 # vkms's vblank hrtimer queues vkms_composer_worker on the ordered
 # workqueue vkms_composer (in sysfs through workqueue.sysfs=, which
 # run-vm.sh passes) at every vblank while CRC capture is on;
-# selftests/bench/vm-gpu.sh traces each vblank's programmed time, its
+# selftests/bench/gpu/vm-gpu.sh traces each vblank's programmed time, its
 # timer callback, the composition that covered it and when it ended,
 # under CPU and memory load, for GPU_VARIANTS (default, fifo 50 on
 # vkms_composer, and both with ksoftirqd at FIFO 50: vkms's timer is
@@ -44,9 +44,9 @@ grep -q '^CONFIG_DRM_VKMS=y' "$kdir/obj/.config" ||
 # none on the host): __user is the kernel's annotation, which
 # headers_install strips
 gcc -static -O2 -Wall -Wextra -Werror -D__user= -idirafter "$kdir/src/include/uapi" \
-	-o "$stage/vkms_frames" "$top/selftests/bench/vkms_frames.c"
+	-o "$stage/vkms_frames" "$top/selftests/bench/gpu/vkms_frames.c"
 orders "$seed" "$rounds" "$runs" >"$stage/order"
-cp "$top/selftests/bench/vm-gpu.sh" "$stage/vm-gpu.sh"
+cp "$top/selftests/bench/gpu/vm-gpu.sh" "$stage/vm-gpu.sh"
 # the script's settings travel in its first lines
 sed -i "s/^ROUNDS=.*/ROUNDS=$rounds/; s/^RUNS=.*/RUNS=\"$runs\"/; s/^DURATION=.*/DURATION=$duration/;
 	s/^SIZE=.*/SIZE=$size/; s/^MEMHOG_MB=.*/MEMHOG_MB=$memhog/" "$stage/vm-gpu.sh"
@@ -73,13 +73,13 @@ grep -E '^[IOWFRKCV] ' "$log" >"$raw"
 	echo "# The GPU case, vkms as the stand-in: make bench-gpu ($date${TAG:+, $TAG})"
 	echo
 	echo "Command: \`$(for x in ROUNDS DURATION SIZE RATES MEMHOG_MB GPU_KERNEL GPU_VARIANTS TAG; do [ -z "${!x:-}" ] || printf '%s=%q ' "$x" "${!x}"; done)SEED=$seed make bench-gpu\`;"
-	echo "selftests/bench/vm-gpu.sh says what the guest does, gpu-stats.py how"
+	echo "selftests/bench/gpu/vm-gpu.sh says what the guest does, gpu-stats.py how"
 	echo "the tables are made. One boot of $kernel, $vm_s s from taking the lock to"
 	echo "the guest's power-off."
 	echo
 	one_boot_environment gpu "$kernel" "$load_before" "$load_after" "$seed" "$base"
 	echo
-	SEED=$seed python3 "$top/selftests/bench/gpu-stats.py" "$raw"
+	SEED=$seed python3 "$top/selftests/bench/gpu/gpu-stats.py" "$raw"
 } >"$out/gpu.md"
 cp "$out/gpu.md" "$res/$base.md"
 xz -9 <"$raw" >"$res/$base.raw.xz"

@@ -24,7 +24,7 @@
 kernel=${IMU_KERNEL:-prod}
 stage=$(build_flavour "$kernel")
 gcc -static -O2 -Wall -Wextra -Werror -pthread \
-	-o "$stage/imu_uart" "$top/selftests/bench/imu_uart.c"
+	-o "$stage/imu_uart" "$top/selftests/bench/imu/imu_uart.c"
 # 1 kHz of 8-byte frames: what a 115200-baud line carries with room
 # to spare (8000 of 11520 bytes/s). 32-byte frames at 1 kHz (more
 # than such a line carries) saturated the emulated UART path of the
@@ -59,7 +59,7 @@ for v in rounds count period_us frame_len limit_us; do
 	}
 done
 orders "$seed" "$rounds" "$variants" >"$stage/order"
-cp "$top/selftests/bench/vm-imu.sh" "$stage/vm-imu.sh"
+cp "$top/selftests/bench/imu/vm-imu.sh" "$stage/vm-imu.sh"
 # the script's settings travel in its first lines
 sed -i "s/^ROUNDS=.*/ROUNDS=$rounds/; s/^COUNT=.*/COUNT=$count/;
 	s/^PERIOD_US=.*/PERIOD_US=$period_us/; s/^FRAME_LEN=.*/FRAME_LEN=$frame_len/;
@@ -68,7 +68,7 @@ sed -i "s/^ROUNDS=.*/ROUNDS=$rounds/; s/^COUNT=.*/COUNT=$count/;
 	s/^SHIPPED=.*/SHIPPED=\"$shipped\"/" "$stage/vm-imu.sh"
 # the host mode's guest reads what imu_sender sends from the host
 sed 's/^FEED=.*/FEED=1/' "$stage/vm-imu.sh" >"$stage/vm-imu-host.sh"
-gcc -O2 -Wall -Wextra -Werror -o "$stage/imu_sender" "$top/selftests/bench/imu_sender.c"
+gcc -O2 -Wall -Wextra -Werror -o "$stage/imu_sender" "$top/selftests/bench/imu/imu_sender.c"
 date=$(date -u +%Y-%m-%d)
 res=$top/selftests/bench/results
 base=imu-$date${TAG:+-$TAG}
@@ -188,7 +188,7 @@ table=$out/imu.md
 	echo "Each kernel's .config: selftests/bench/results/$base-$kernel.config.xz."
 	echo
 	MODES=$modes VARIANTS=$variants LIMIT_US=$limit_us PERIOD_US=$period_us \
-		SEED=$seed python3 "$top/selftests/bench/imu-stats.py" "$raw" "$d"
+		SEED=$seed python3 "$top/selftests/bench/imu/imu-stats.py" "$raw" "$d"
 } >"$table"
 # survival curves, one panel per mode: the share of frames at least
 # this late, log y, the limit marked

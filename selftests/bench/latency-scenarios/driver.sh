@@ -56,7 +56,7 @@ for k in $kernels; do
 	fi
 	if [ "$k" = prod ]; then v=$v_prod; else v=$v_stock; fi
 	orders "$seed" "$rounds" "$v" >"$stage/order"
-	cp "$top/selftests/bench/vm-scenarios.sh" "$stage/vm-scenarios.sh"
+	cp "$top/selftests/bench/latency-scenarios/vm-scenarios.sh" "$stage/vm-scenarios.sh"
 	# the script's settings travel in its first lines
 	sed -i "s/^COUNT=.*/COUNT=$count/; s/^PERIOD_US=.*/PERIOD_US=$period_us/;
 		s/^ROUNDS=.*/ROUNDS=$rounds/; s/^VARIANTS=.*/VARIANTS=\"$v\"/" \
@@ -102,7 +102,7 @@ table=$out/latency-scenarios.md
 	echo "and, for the stock-* rows, prod-plain (plain 6.12, the same .config),"
 	echo "booted in turn: rows of different kernels come from different boots."
 	echo
-	echo "Variants (selftests/bench/vm-scenarios.sh):"
+	echo "Variants (selftests/bench/latency-scenarios/vm-scenarios.sh):"
 	echo
 	echo "- default, fifo50: wqrt_bench as created (unbound, policy normal), and"
 	echo "  policy fifo rtprio 50 (the profile); timerlat50: rtla timerlat, the floor."
@@ -137,9 +137,9 @@ table=$out/latency-scenarios.md
 	echo '```'
 	echo
 	DEADLINE_US=$deadline_us PERIOD_US=$period_us SEED=$seed VARIANTS=$order_rows \
-		python3 "$top/selftests/bench/latency-stats.py" "$d/all.raw" "$d"
+		python3 "$top/selftests/bench/latency/latency-stats.py" "$d/all.raw" "$d"
 	DEADLINE_US=$deadline_us SEED=$seed VARIANTS=$order_rows \
-		python3 "$top/selftests/bench/scenarios-stats.py" "$d/all.raw" "$d"
+		python3 "$top/selftests/bench/latency-scenarios/scenarios-stats.py" "$d/all.raw" "$d"
 } >"$table"
 {
 	survival_plot_head 1800,600 "$out/latency-scenarios.png" 1,3 \

@@ -22,7 +22,7 @@ deadline_us=${DEADLINE_US:-$period_us}
 seed=${SEED:-$(od -An -N4 -tu4 /dev/urandom | tr -d ' ')}
 variants=${VARIANTS:-default nice-20 fifo50 fifo50-private-reserve kthread50 timerlat50 cyclictest50}
 orders "$seed" "$rounds" "$variants" >"$stage/order"
-cp "$top/selftests/bench/vm-latency.sh" "$stage/vm-latency.sh"
+cp "$top/selftests/bench/latency/vm-latency.sh" "$stage/vm-latency.sh"
 # the script's settings travel in its first lines
 sed -i "s/^COUNT=.*/COUNT=$count/; s/^PERIOD_US=.*/PERIOD_US=$period_us/; s/^ROUNDS=.*/ROUNDS=$rounds/; s/^VARIANTS=.*/VARIANTS=\"$variants\"/" \
 	"$stage/vm-latency.sh"
@@ -75,7 +75,7 @@ mkdir -p "$d"
 	echo '```'
 	echo
 	DEADLINE_US=$deadline_us PERIOD_US=$period_us SEED=$seed VARIANTS=$variants \
-		python3 "$top/selftests/bench/latency-stats.py" "$log" "$d"
+		python3 "$top/selftests/bench/latency/latency-stats.py" "$log" "$d"
 } >"$table"
 # Survival curves: the share of periods at least this late, log y, so
 # the tail above p99 is not squeezed into the top pixel.

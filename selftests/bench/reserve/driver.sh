@@ -6,7 +6,7 @@
 # env_record, ...).
 #
 # make bench-reserve (issue 32.3): the memory a reserve of idle
-# workers costs, per worker (selftests/bench/vm-reserve.sh), on the
+# workers costs, per worker (selftests/bench/reserve/vm-reserve.sh), on the
 # production-like kernel (RESERVE_KERNEL, prod), ROUNDS (5) boots,
 # the reserve grown to each of SIZES (8 64) in every boot.
 kernel=${RESERVE_KERNEL:-prod}
@@ -17,7 +17,7 @@ for n in $sizes; do
 		{ echo "bench-reserve: SIZES: '$n' is not a reserve of 1 to 64 workers" >&2; exit 2; }
 done
 stage=$(build_flavour "$kernel")
-cp "$top/selftests/bench/vm-reserve.sh" "$stage/vm-reserve.sh"
+cp "$top/selftests/bench/reserve/vm-reserve.sh" "$stage/vm-reserve.sh"
 sed -i "s/^SIZES=.*/SIZES=\"$sizes\"/" "$stage/vm-reserve.sh"
 raw=$out/reserve.raw
 : >"$raw"
@@ -39,10 +39,10 @@ date=$(date -u +%Y-%m-%d)
 	echo "# What a reserve of idle workers costs in memory: make bench-reserve ($date)"
 	echo
 	echo "Command: \`ROUNDS=$rounds SIZES=\"$sizes\" RESERVE_KERNEL=$kernel make bench-reserve\`;"
-	echo "selftests/bench/vm-reserve.sh says what each boot does,"
-	echo "selftests/bench/reserve-stats.py how the table is made."
+	echo "selftests/bench/reserve/vm-reserve.sh says what each boot does,"
+	echo "selftests/bench/reserve/reserve-stats.py how the table is made."
 	echo
-	python3 "$top/selftests/bench/reserve-stats.py" "$raw"
+	python3 "$top/selftests/bench/reserve/reserve-stats.py" "$raw"
 	echo "## Environment (the last boot)"
 	echo
 	env_record "reserve-$rounds" "$kernel" "$load_before" "$load_after"

@@ -31,7 +31,10 @@ import random
 import sys
 
 sys.dont_write_bytecode = True  # no __pycache__ in the source tree
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+# benchstats.py: one folder up in the source tree, beside this script
+# where wqrt-selftests installs them
+_here = os.path.dirname(os.path.abspath(__file__))
+sys.path[:0] = [_here, os.path.dirname(_here)]
 from benchstats import quantile, resample  # noqa: E402
 
 BLOCK = 50
@@ -237,7 +240,7 @@ def main():
 	base = variants[0]
 	lim_ms = "%g" % (limit_ns / 1e6)
 	far_ms = "%g" % (far_ns / 1e6)
-	print("Statistics: selftests/bench/imu-stats.py (SEED=%d BOOT=%d BOOT_Q=%d)," % (seed, nboot, nboot_q))
+	print("Statistics: selftests/bench/imu/imu-stats.py (SEED=%d BOOT=%d BOOT_Q=%d)," % (seed, nboot, nboot_q))
 	print("late = read more than %s ms after its write(), or lost (the" % lim_ms)
 	print("writer's own wake-up not counted: it is the guest's timer floor);")
 	print("intervals: bootstrap 95 %%, the rounds resampled, then blocks of %d" % BLOCK)

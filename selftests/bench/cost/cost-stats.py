@@ -37,7 +37,10 @@ import statistics
 import sys
 
 sys.dont_write_bytecode = True  # no __pycache__ in the source tree
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+# benchstats.py: one folder up in the source tree, beside this script
+# where wqrt-selftests installs them
+_here = os.path.dirname(os.path.abspath(__file__))
+sys.path[:0] = [_here, os.path.dirname(_here)]
 from benchstats import quantile, resample  # noqa: E402
 
 METRICS = ("insns", "atomics", "fences", "wlines", "rlines", "apic", "halts")

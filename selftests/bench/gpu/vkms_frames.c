@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * vkms_frames: keep vkms composing frames at a chosen refresh rate, for
- * make bench-gpu (selftests/bench/vm-gpu.sh), with raw DRM ioctls (the
+ * make bench-gpu (selftests/bench/gpu/vm-gpu.sh), with raw DRM ioctls (the
  * busybox guest has no libdrm).
  *
  *   vkms_frames [-c CARD] [-W WIDTH] [-H HEIGHT] [-r HZ] [-s SECONDS]

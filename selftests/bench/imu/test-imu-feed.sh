@@ -9,7 +9,7 @@
 # gaps are there, one per frame. No timing is asserted. TAP output; run by
 # make check's harness stage (as root: imu_uart's reader is SCHED_FIFO).
 set -u
-top=$(cd "$(dirname "$0")/../.." && pwd)
+top=$(cd "$(dirname "$0")/../../.." && pwd)
 . "$top/selftests/lib/ktap.sh"
 tmp=$(mktemp -d)
 trap 'kill $(jobs -p) 2>/dev/null; rm -rf "$tmp"' EXIT
@@ -20,8 +20,8 @@ if [ "$(id -u)" != 0 ]; then
 	exit 0
 fi
 ktap_set_plan 9
-gcc -O2 -Wall -Wextra -Werror -pthread -o "$tmp/imu_uart" "$top/selftests/bench/imu_uart.c" &&
-	gcc -O2 -Wall -Wextra -Werror -o "$tmp/imu_sender" "$top/selftests/bench/imu_sender.c" ||
+gcc -O2 -Wall -Wextra -Werror -pthread -o "$tmp/imu_uart" "$top/selftests/bench/imu/imu_uart.c" &&
+	gcc -O2 -Wall -Wextra -Werror -o "$tmp/imu_sender" "$top/selftests/bench/imu/imu_sender.c" ||
 	{ ktap_exit_fail_msg "imu_uart or imu_sender does not build"; }
 
 # relay SOCKET LINK [DROP]: accept one connection on SOCKET, write what
@@ -94,7 +94,7 @@ ktap_test_result "a frame the line lost: counted lost, the rest in order" \
 	grep -q "^X dropped 1 frames 200 received 200 lost 1 corrupt 0 dup 0 " "$tmp/dropped"
 # make bench-imu's tables of a host-clock mode, from these lines
 { sed 's/^/host /' "$tmp/clean"; sed 's/^/host /' "$tmp/dropped"; } >"$tmp/raw"
-MODES=host VARIANTS="clean dropped" python3 "$top/selftests/bench/imu-stats.py" "$tmp/raw" "$tmp" >"$tmp/md" 2>"$tmp/md.err"
+MODES=host VARIANTS="clean dropped" python3 "$top/selftests/bench/imu/imu-stats.py" "$tmp/raw" "$tmp" >"$tmp/md" 2>"$tmp/md.err"
 ktap_test_result "imu-stats.py: the gap table, frames read, lost and out of order per variant" \
 	eval 'grep -q "^| clean | 1 | 200 | 0 | 0 | " "$tmp/md" && grep -q "^| dropped | 1 | 200 | 1 | 0 | " "$tmp/md"'
 
@@ -112,7 +112,7 @@ awk 'BEGIN {
 	print "tcg X slow-path 1 frames 100 received 100 lost 0"
 }' >"$tmp/loop.raw"
 MODES=tcg VARIANTS="slow-writer slow-path" BOOT=50 BOOT_Q=20 \
-	python3 "$top/selftests/bench/imu-stats.py" "$tmp/loop.raw" "$tmp" >"$tmp/loop.md" 2>"$tmp/loop.err"
+	python3 "$top/selftests/bench/imu/imu-stats.py" "$tmp/loop.raw" "$tmp" >"$tmp/loop.md" 2>"$tmp/loop.err"
 ktap_test_result "imu-stats.py: a writer's own late wake-up is not a late frame at the reader" \
 	grep -q "^| slow-writer | 1 | 100 | 0 | 0.00 " "$tmp/loop.md"
 ktap_test_result "imu-stats.py: a frame read over 2 ms after its write() is late, p99 write -> read 3000 us" \
@@ -126,7 +126,7 @@ ktap_test_result "imu-stats.py: a frame read over 2 ms after its write() is late
 	echo "tcg D slow-path 1 20000000 100000 19000000 kworker/u9:1-55"
 } >"$tmp/late.raw"
 MODES=tcg VARIANTS="slow-writer slow-path" BOOT=50 BOOT_Q=20 \
-	python3 "$top/selftests/bench/imu-stats.py" "$tmp/late.raw" "$tmp" >"$tmp/late.md" 2>"$tmp/late.err"
+	python3 "$top/selftests/bench/imu/imu-stats.py" "$tmp/late.raw" "$tmp" >"$tmp/late.md" 2>"$tmp/late.err"
 ktap_test_result "imu-stats.py: late starts split into woken late and switched in late" \
 	grep -q "^| slow-path | 1 | 2 | 1 | 1 | 0 | 20.0 / 98.0 |" "$tmp/late.md"
 ktap_finished

@@ -26,7 +26,10 @@ import random
 import sys
 
 sys.dont_write_bytecode = True  # no __pycache__ in the source tree
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+# benchstats.py: one folder up in the source tree, beside this script
+# where wqrt-selftests installs them
+_here = os.path.dirname(os.path.abspath(__file__))
+sys.path[:0] = [_here, os.path.dirname(_here)]
 from benchstats import quantile, resample  # noqa: E402
 
 INF = math.inf
