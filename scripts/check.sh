@@ -81,6 +81,9 @@ selftests/bench/test-quiet.sh >>"$log" || rc=1
 selftests/bench/test-price.sh >>"$log" || rc=1
 selftests/bench/gpu-submit/test-stats.sh >>"$log" || rc=1
 selftests/bench/imu/test-imu-feed.sh >>"$log" || rc=1
+selftests/bench/imu/test-imu-trace.sh >>"$log" || rc=1
+! command -v busybox >/dev/null ||
+	AWK="busybox awk" selftests/bench/imu/test-imu-trace.sh >>"$log" || rc=1
 selftests/bench/test-shipped-profile.sh >>"$log" || rc=1
 selftests/bench/board/test-board.sh >>"$log" || rc=1
 cat "$log"

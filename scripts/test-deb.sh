@@ -98,7 +98,7 @@ ktap_test_result "wqrt-selftests: the kselftest install layout in /usr/lib/wqrt-
 # Issue 43.5: the board benchmark, what it runs beside it; as a user it
 # refuses with the reason, nothing changed
 bmissing=
-for f in wqrt-bench-board vm-imu.sh imu_uart imu-stats.py shipped-profile.sh load.sh \
+for f in wqrt-bench-board vm-imu.sh imu-trace.awk imu_uart imu-stats.py shipped-profile.sh load.sh \
 	wqattr.sh quiet.sh benchstats.py gpu-submit/vm.sh gpu-submit/stats.py; do
 	[ -e "$k/bench/$f" ] || bmissing="$bmissing $f"
 done

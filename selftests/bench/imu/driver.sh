@@ -60,6 +60,7 @@ for v in rounds count period_us frame_len limit_us; do
 done
 orders "$seed" "$rounds" "$variants" >"$stage/order"
 cp "$top/selftests/bench/imu/vm-imu.sh" "$stage/vm-imu.sh"
+cp "$top/selftests/bench/imu/imu-trace.awk" "$stage/"
 # the script's settings travel in its first lines
 sed -i "s/^ROUNDS=.*/ROUNDS=$rounds/; s/^COUNT=.*/COUNT=$count/;
 	s/^PERIOD_US=.*/PERIOD_US=$period_us/; s/^FRAME_LEN=.*/FRAME_LEN=$frame_len/;

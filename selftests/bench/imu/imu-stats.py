@@ -47,7 +47,7 @@ class Run:
 		self.trace = []		# (ns, queue cpu, run cpu)
 		self.w = []		# W lines
 		self.gaps = []		# -R (host-clock mode): gap ns per frame read
-		self.late = []		# D lines: (start ns, wake ns, switch-in ns)
+		self.late = []		# D lines: (start, wake, switch-in, preempted, asleep) ns
 
 	def seq_lat(self):
 		return [self.frames[k][1] for k in sorted(self.frames)]
@@ -88,7 +88,11 @@ def read(path):
 				elif t == "W":
 					r.w.append(" ".join(w[4:]))
 				elif t == "D" and len(w) >= 7:
-					r.late.append((int(w[4]), int(w[5]), int(w[6])))
+					# preempted and asleep since 2026-12-05's
+					# second run (-1: not recorded)
+					r.late.append((int(w[4]), int(w[5]), int(w[6]),
+						       int(w[8]) if len(w) >= 10 else -1,
+						       int(w[9]) if len(w) >= 10 else -1))
 				elif t == "G" and len(w) >= 7 and int(w[6]) >= 0:
 					r.gaps.append(int(w[6]))
 			else:
@@ -201,15 +205,18 @@ def feed_tables(rows, limit_ns, rng, nboot):
 
 def late_starts(rows):
 	"""the flip work's starts over 10 ms after its queue_work(), split by
-	what the worker that ran it was doing (D lines: its last wakeup and
-	switch-in before the start, from the queueing)"""
-	print("Starts of the flip work over 10 ms after its queue_work(), by when the")
-	print("worker that ran it was last woken (the workqueue's doing when late: no")
-	print("idle worker to wake) and switched in (the scheduler's when late after a")
-	print("timely wakeup):")
+	what the worker that ran it was doing (D lines: its first wakeup
+	after the queueing, its last switch-in, its time off the CPU since
+	the queueing, preempted or asleep)"""
+	print("Starts of the flip work over 10 ms after its queue_work(), by what")
+	print("held up the worker that ran it: woken late (the workqueue had no")
+	print("worker to wake), asleep over 10 ms after its wakeup (blocked: for")
+	print("one, a worker must create a worker before it may work), preempted")
+	print("over 10 ms (the scheduler ran others), or busy before the queueing;")
+	print("- where the trace did not say:")
 	print()
-	print("| variant | round | late starts | worker woken > 10 ms after queueing | woken in time, switched in > 10 ms after | woken before the queueing (busy or not idle) | start p50 / max ms |")
-	print("|---|---|---|---|---|---|---|")
+	print("| variant | round | late starts | woken > 10 ms late | asleep > 10 ms | preempted > 10 ms | busy before the queueing | start p50 / max ms |")
+	print("|---|---|---|---|---|---|---|---|")
 	ms10 = 10 * 1000 * 1000
 	for v, rr in rows:
 		for r in sorted(rr):
@@ -217,11 +224,13 @@ def late_starts(rows):
 			if not d:
 				continue
 			starts = sorted(x[0] for x in d)
-			print("| %s | %d | %d | %d | %d | %d | %.1f / %.1f |" % (
+			split = any(x[3] >= 0 for x in d)
+			print("| %s | %d | %d | %d | %s | %s | %d | %.1f / %.1f |" % (
 				v, r, len(d),
-				sum(1 for _, wk, _ in d if wk > ms10),
-				sum(1 for _, wk, sw in d if 0 <= wk <= ms10 and sw > ms10),
-				sum(1 for _, wk, _ in d if wk < 0),
+				sum(1 for x in d if x[1] > ms10),
+				sum(1 for x in d if x[4] > ms10) if split else "-",
+				sum(1 for x in d if x[3] > ms10) if split else "-",
+				sum(1 for x in d if x[1] < 0),
 				starts[(len(starts) - 1) // 2] / 1e6, starts[-1] / 1e6))
 	print()
 

@@ -18,9 +18,12 @@
 #                                 work item, the CPU that queued it (the
 #                                 UART's IRQ thread) and the one that ran
 #                                 it, when the kernel has the events
-#   D VARIANT ROUND NS WAKE_NS SWITCH_NS TASK  a start over 10 ms late: when
-#                                 the worker that ran it was last woken and
-#                                 switched in, from the queueing
+#   D VARIANT ROUND NS WAKE_NS SWITCH_NS TASK PREEMPTED_NS BLOCKED_NS
+#                                 a start over 10 ms late: when the worker
+#                                 that ran it was last woken and switched
+#                                 in, from the queueing, and how long it
+#                                 was off the CPU since: preempted (R) or
+#                                 asleep (blocked, e.g. creating a worker)
 #   V VARIANT ROUND skipped: why  a variant this kernel refuses
 #   H timerlat50 ROUND US COUNT   after each round, rtla timerlat at FIFO 50
 #                                 for TIMERLAT_S s at the same period on
@@ -123,7 +126,8 @@ trace_on() {
 	# wake) and "run late" (the scheduler)
 	if [ -d "$tracefs/events/sched/sched_wakeup" ]; then
 		echo 'comm ~ "kworker/*"' >"$tracefs/events/sched/sched_wakeup/filter"
-		echo 'next_comm ~ "kworker/*"' >"$tracefs/events/sched/sched_switch/filter"
+		echo 'prev_comm ~ "kworker/*" || next_comm ~ "kworker/*"' \
+			>"$tracefs/events/sched/sched_switch/filter"
 		echo 1 >"$tracefs/events/sched/sched_wakeup/enable"
 		echo 1 >"$tracefs/events/sched/sched_switch/enable"
 	fi
@@ -144,52 +148,8 @@ trace_off() { # VARIANT ROUND: T lines for every flush_to_ldisc of the flip work
 	# "<comm>-<pid> [cpu] flags secs.usecs: event: ..."; a work item is
 	# queued once while pending, so a queue and the next start of the same
 	# work struct pair up.
-	awk -v v="$1" -v r="$2" -v wqname="${WQ:-ttyS-serial_8250}" '
-	function ts(   i) {
-		for (i = 1; i <= NF; i++)
-			if ($i ~ /^[0-9]+\.[0-9]+:$/)
-				return substr($i, 1, length($i) - 1)
-		return -1
-	}
-	function cpu(   i) {
-		for (i = 1; i <= NF; i++)
-			if ($i ~ /^\[[0-9]+\]$/)
-				return substr($i, 2, length($i) - 2) + 0
-		return -1
-	}
-	/workqueue_queue_work:/ && $0 ~ " workqueue=" wqname " " && / function=flush_to_ldisc / {
-		w = $0; sub(/.*work struct=/, "", w); sub(/ .*/, "", w)
-		q[w] = ts()
-		qc[w] = cpu()
-		next
-	}
-	/sched_wakeup:/ {
-		p = $0; sub(/.* pid=/, "", p); sub(/ .*/, "", p)
-		wk[p] = ts()
-		next
-	}
-	/sched_switch:/ {
-		p = $0; sub(/.* next_pid=/, "", p); sub(/ .*/, "", p)
-		sw[p] = ts()
-		next
-	}
-	/workqueue_execute_start:/ && /function flush_to_ldisc/ {
-		w = $0; sub(/.*work struct /, "", w); sub(/:.*/, "", w)
-		if (w in q) {
-			t = ts()
-			printf "T %s %s %.0f %d %d\n", v, r, (t - q[w]) * 1e9, qc[w], cpu()
-			# a start over 10 ms after the queueing: when the
-			# worker that ran it was last woken and switched in,
-			# from the queueing (negative: before it)
-			if (t - q[w] > 0.010) {
-				p = $1; sub(/.*-/, "", p)
-				printf "D %s %s %.0f %.0f %.0f %s\n", v, r, (t - q[w]) * 1e9,
-					p in wk ? (wk[p] - q[w]) * 1e9 : -1e12,
-					p in sw ? (sw[p] - q[w]) * 1e9 : -1e12, $1
-			}
-			delete q[w]
-		}
-	}' "$tracefs/trace"
+	awk -v v="$1" -v r="$2" -v wqname="${WQ:-ttyS-serial_8250}" \
+		-f "$(dirname "$0")/imu-trace.awk" "$tracefs/trace"
 	if grep -q 'LOST.*EVENTS' "$tracefs/trace"; then
 		echo "I trace $1 $2: the ring buffer lost events"
 	fi
