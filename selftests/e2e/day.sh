@@ -431,6 +431,8 @@ check "wqrt-bench-board all: the IMU and GPU tables of every variant, the raw li
 	bench_board
 check "...and ttyS-serial_8250 as it was, wqrt_submit unloaded (before: $flip_before)" \
 	eval '[ "$(flip_attrs)" = "$flip_before" ] && ! grep -q "^wqrt_submit " /proc/modules'
+# as the board user does after the benchmark
+systemctl start wqrtd
 
 # Taking it off again as a user does: remove stops the service and keeps
 # the administrator's file, purge takes that too.
