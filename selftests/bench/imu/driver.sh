@@ -143,7 +143,8 @@ table=$out/imu.md
 	echo "SCHED_FIFO 30 on CPU 0, a nice-0 CPU hog per vCPU, a fork loop and a"
 	echo "pipe stream as load. $count frames per variant and round, $rounds rounds, each"
 	echo "in its own random order drawn from seed $seed, one boot per QEMU mode."
-	echo "Late: later than $((limit_us / 1000)) ms after the scheduled send time, or lost."
+	echo "Late: read more than $((limit_us / 1000)) ms after its write(), or lost (the host mode: a gap over"
+	echo "$((limit_us / 1000)) ms at the reader); the writer's own wake-up is shown beside, never counted."
 	echo
 	echo "Command: \`$(for v in MODES ICOUNT ROUNDS COUNT PERIOD_US FRAME_LEN LIMIT_US TIMERLAT_S VARIANTS IMU_KERNEL TAG; do [ -z "${!v:-}" ] || printf '%s=%q ' "$v" "${!v}"; done)SEED=$seed make bench-imu\`"
 	echo
