@@ -5,8 +5,9 @@
 # sched_wakeup and sched_switch), one run's: for every flush_to_ldisc of
 # the flip workqueue WQNAME, a T line (queue_work -> start, the CPU that
 # queued it, the one that ran it), and for a start over 10 ms late a D
-# line (when its worker was last woken and switched in, and its time off
-# the CPU since the queueing, preempted or asleep). Variables: v (the
+# line (its worker's first wakeup after the queueing, its last switch-in
+# before the start, and its time off the CPU since the queueing,
+# preempted or asleep). Variables: v (the
 # variant), r (the round), wqname. A trace line: "<comm>-<pid> [cpu] flags
 # secs.usecs: event: ..."; a work item is queued once while pending, so a
 # queue and the next start of the same work struct pair up.
@@ -62,7 +63,7 @@ function cpu(   i) {
 		t = ts()
 		printf "T %s %s %.0f %d %d\n", v, r, (t - q[w]) * 1e9, qc[w], cpu()
 		# a start over 10 ms after the queueing: when the
-		# worker that ran it was last woken and switched in,
+		# worker that ran it was woken and last switched in,
 		# from the queueing (negative: before it)
 		if (t - q[w] > 0.010) {
 			p = $1; sub(/.*-/, "", p)

@@ -20,8 +20,8 @@
 #                                 it, when the kernel has the events
 #   D VARIANT ROUND NS WAKE_NS SWITCH_NS TASK PREEMPTED_NS BLOCKED_NS
 #                                 a start over 10 ms late: when the worker
-#                                 that ran it was last woken and switched
-#                                 in, from the queueing, and how long it
+#                                 that ran it was first woken and last
+#                                 switched in, from the queueing, how long it
 #                                 was off the CPU since: preempted (R) or
 #                                 asleep (blocked, e.g. creating a worker)
 #   V VARIANT ROUND skipped: why  a variant this kernel refuses
@@ -145,9 +145,6 @@ trace_off() { # VARIANT ROUND: T lines for every flush_to_ldisc of the flip work
 		echo 0 >"$tracefs/events/sched/$e/enable"
 		echo 0 >"$tracefs/events/sched/$e/filter"
 	done
-	# "<comm>-<pid> [cpu] flags secs.usecs: event: ..."; a work item is
-	# queued once while pending, so a queue and the next start of the same
-	# work struct pair up.
 	awk -v v="$1" -v r="$2" -v wqname="${WQ:-ttyS-serial_8250}" \
 		-f "$(dirname "$0")/imu-trace.awk" "$tracefs/trace"
 	if grep -q 'LOST.*EVENTS' "$tracefs/trace"; then
