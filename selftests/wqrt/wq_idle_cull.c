@@ -14,8 +14,12 @@
  * SKIPs without the knobs.
  *
  * A kick wakes the most recently idle worker and the cull takes the least
- * recently idle ones, so in the normal order the cull rarely reaches a kicked
- * worker.  The last variant sets workqueue.debug_kick_oldest, which makes the
+ * recently idle ones and leaves two, so in the normal order the cull cannot
+ * reach a kicked worker: the first variants run on a pool without a reserve,
+ * which does not claim its kicked worker (mainline's form), and must strand
+ * nothing.  A pool with a reserve (nr_idle_extra) wakes a worker per pending
+ * item, from further down the idle list, and claims each: the last variant
+ * runs on such a pool, with workqueue.debug_kick_oldest, which makes the
  * kicked worker the cull's first candidate, and waits for each kick before
  * the next one so that no later kick hides a stranded item: on a kernel that
  * defers the wakeup without claiming the worker it strands items within
@@ -35,7 +39,7 @@
 
 FIXTURE(cull) {
 	char delay[32], timeout[32], oldest[32];
-	char cull_nice[32], cull_private[32];
+	char cull_nice[32], cull_private[32], cull_extra[32];
 	bool knobs;
 	bool ready;
 };
@@ -49,6 +53,10 @@ FIXTURE_SETUP(cull)
 	ASSERT_LT(0, wq_get(CULL, "nice", self->cull_nice,
 			    sizeof(self->cull_nice)));
 	self->cull_private[0] = '\0';
+	self->cull_extra[0] = '\0';
+	if (wq_has(CULL, "nr_idle_extra"))
+		ASSERT_LT(0, wq_get(CULL, "nr_idle_extra", self->cull_extra,
+				    sizeof(self->cull_extra)));
 	if (wq_has(CULL, "private"))
 		ASSERT_LT(0, wq_get(CULL, "private", self->cull_private,
 				    sizeof(self->cull_private)));
@@ -77,6 +85,8 @@ FIXTURE_TEARDOWN(cull)
 	}
 	if (self->oldest[0])
 		EXPECT_EQ(0, wqparam_set("debug_kick_oldest", self->oldest));
+	if (self->cull_extra[0])
+		wq_set(CULL, "nr_idle_extra", self->cull_extra);
 	if (self->cull_private[0])
 		wq_set(CULL, "private", self->cull_private);
 	EXPECT_EQ(0, wq_set(CULL, "nice", self->cull_nice));
@@ -85,7 +95,7 @@ FIXTURE_TEARDOWN(cull)
 struct race_variant {
 	const char *name;
 	unsigned int delay_us;
-	bool kick_oldest;
+	bool kick_oldest;	/* and a reserve, whose kicks claim */
 	const char *args;
 };
 
@@ -117,6 +127,11 @@ TEST_F_TIMEOUT(cull, idle_cull_race, 280)
 		TH_LOG("%s has debug_wake_delay_us but no debug_kick_oldest: the kick_oldest variant cannot run",
 		       WQPARAM_DIR);
 	}
+	/* the knobs come with the whole series, which has the reserve */
+	ASSERT_NE(0, self->cull_extra[0]) {
+		TH_LOG("%s has no nr_idle_extra: the kick_oldest variant needs a pool with a reserve",
+		       CULL);
+	}
 
 	ASSERT_EQ(0, wqparam_set("debug_idle_timeout_ms", "30"));
 	ASSERT_EQ(0, wq_fresh_pool(CULL, 2));
@@ -125,14 +140,19 @@ TEST_F_TIMEOUT(cull, idle_cull_race, 280)
 		const struct race_variant *rv = &race_variants[i];
 		double t0 = wqrt_now();
 
-		if (rv->kick_oldest)
+		if (rv->kick_oldest) {
+			/* a pool of its own with a reserve: it claims */
+			ASSERT_EQ(0, wq_set(CULL, "nr_idle_extra", "1"));
 			ASSERT_EQ(0, wqparam_set("debug_kick_oldest", "Y"));
+		}
 		snprintf(v, sizeof(v), "%u", rv->delay_us);
 		ASSERT_EQ(0, wqparam_set("debug_wake_delay_us", v));
 		ASSERT_EQ(0, dbg_run("cull_race", rv->args, out, sizeof(out)));
 		ASSERT_EQ(0, wqparam_set("debug_wake_delay_us", "0"));
-		if (rv->kick_oldest)
+		if (rv->kick_oldest) {
 			ASSERT_EQ(0, wqparam_set("debug_kick_oldest", "N"));
+			ASSERT_EQ(0, wq_set(CULL, "nr_idle_extra", "0"));
+		}
 		TH_LOG("%s (%.1f s): %s", rv->name, wqrt_now() - t0, out);
 		EXPECT_EQ(0, kv_long(out, "stranded", -1)) {
 			TH_LOG("%s: work stranded: a kicked worker was culled before it ran",
