@@ -613,7 +613,7 @@ TEST_F_TIMEOUT(nie, pool_release_does_not_wait_for_reserve, 180)
 
 /*
  * The worker that takes a work item while the reserve is short wakes up an
- * idle worker to refill it. That wakeup, like the kicks that patch 3 moved
+ * idle worker to refill it. That wakeup, like the kicks that patches 2-3 moved
  * out of pool->lock, must not be issued under pool->lock (it takes a
  * runqueue lock and may send an IPI, on the burst path). Seen through
  * lockdep's held locks at sched_waking, by the wqrt_test module.
