@@ -227,3 +227,12 @@ rounds_record() {
 	[ -z "$busy" ] ||
 		echo "- **shared the host** (others above $max %, WQRT_BENCH_MAX_BUSY): $name: $busy"
 }
+
+# guest_default SCRIPT NAME: the default of a guest script's setting, its
+# "NAME=${NAME:-DEFAULT}" line. A benchmark's guest script (vm-imu.sh,
+# gpu-submit/vm.sh) is the one place its default variant list is written;
+# the VM's driver and the board's runner, which both source this file,
+# read it from there.
+guest_default() {
+	sed -n "s/^$2=\${$2:-\(.*\)}\$/\1/p" "$1"
+}

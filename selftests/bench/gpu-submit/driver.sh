@@ -22,7 +22,9 @@ kernel=${SUBMIT_KERNEL:-prod}
 rounds=${ROUNDS:-5} frames=${FRAMES:-1200} period_us=${PERIOD_US:-50000}
 job_us=${JOB_US:-5000} submit_us=${SUBMIT_US:-50} bound_us=${BOUND_US:-1000}
 rt_tasks=${RT_TASKS:-2 30 2000 8000}
-svariants=${SUBMIT_VARIANTS:-default nice-20 shipped fifo50 fifo50-private-reserve kthread50}
+# the variants vm.sh knows, its default list (written there only)
+all_variants=$(guest_default "$top/selftests/bench/gpu-submit/vm.sh" VARIANTS)
+svariants=${SUBMIT_VARIANTS:-$all_variants}
 # the shipped variant sets what conf/conf.d/60-gpu-scheduler.conf's
 # profile sets once uncommented, read from the file as shipped
 shipped=$("$top/selftests/bench/shipped-profile.sh" "$top/conf/conf.d/60-gpu-scheduler.conf" gpu-submit) || exit 1
@@ -38,9 +40,9 @@ done
 [[ "$rt_tasks" =~ ^[0-9]+\ [0-9]+\ [0-9]+\ [0-9]+$ ]] ||
 	{ echo "bench-gpu-submit: RT_TASKS='$rt_tasks': N PRIO ON_US OFF_US, please" >&2; exit 2; }
 for v in $svariants; do
-	case "$v" in
-	default | nice-20 | shipped | fifo50 | fifo50-private-reserve | kthread50) ;;
-	*) echo "bench-gpu-submit: SUBMIT_VARIANTS: no variant '$v' (default nice-20 shipped fifo50 fifo50-private-reserve kthread50)" >&2; exit 2 ;;
+	case " $all_variants " in
+	*" $v "*) ;;
+	*) echo "bench-gpu-submit: SUBMIT_VARIANTS: no variant '$v' ($all_variants)" >&2; exit 2 ;;
 	esac
 done
 seed=${SEED:-$(od -An -N4 -tu4 /dev/urandom | tr -d ' ')}
@@ -75,7 +77,7 @@ sed -i 's/\r$//' "$log"
 grep -q '^I kernel' "$log" || { cat "$out/gpu-submit.vmout"; exit 1; }
 grep '^E ' "$log" && { cat "$out/gpu-submit.vmout"; exit 1; }
 raw=$out/gpu-submit.raw
-grep -E '^[IOFV] ' "$log" >"$raw"
+grep -E '^[A-Z] ' "$log" >"$raw"
 {
 	echo "# The GPU case, a drm_sched-shaped submit path: make bench-gpu-submit ($date${TAG:+, $TAG})"
 	echo

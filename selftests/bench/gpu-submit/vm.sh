@@ -22,16 +22,20 @@
 #   F VARIANT ROUND SEQ SUBMIT_NS FREE_NS TIMER_NS POLICY   one line a frame
 #   F VARIANT ROUND SEQ drop           a frame whose job slot was busy
 #   V VARIANT ROUND skipped: why       a variant this kernel refuses
-# The settings are the first lines, which the runner rewrites.
+# The settings are the first lines: the VM's runner (driver.sh) rewrites
+# them, the board's (wqrt-bench-board) sets them in the environment. This
+# VARIANTS line is the one place the default list is written: both read it
+# from here (quiet.sh's guest_default).
 
-FRAMES=1200
-PERIOD_US=50000
-JOB_US=5000
-SUBMIT_US=50
-ROUNDS=5
-RT_TASKS="2 30 2000 8000"
-VARIANTS="default nice-20 shipped fifo50 fifo50-private-reserve kthread50"
-SHIPPED="policy=fifo rtprio=10"
+FRAMES=${FRAMES:-1200}
+PERIOD_US=${PERIOD_US:-50000}
+JOB_US=${JOB_US:-5000}
+SUBMIT_US=${SUBMIT_US:-50}
+ROUNDS=${ROUNDS:-5}
+RT_TASKS=${RT_TASKS:-2 30 2000 8000}
+VARIANTS=${VARIANTS:-default nice-20 shipped fifo50 fifo50-private-reserve kthread50}
+# the shipped profile's attributes (the runner reads them from the file)
+SHIPPED=${SHIPPED:-}
 
 wqdir=/sys/devices/virtual/workqueue
 wq=$wqdir/wqrt_submit
@@ -60,15 +64,16 @@ echo $RT_TASKS >"$ctl/rt_tasks" || { echo "E rt_tasks refused: $RT_TASKS"; exit 
 series=$([ -e "$wq/policy" ] && echo 1 || echo 0)
 . "$here/wqattr.sh"
 
-variant() { # NAME ROUND
+variant() { # NAME ROUND; why: the reason when it fails
 	reset_wq wqrt_submit
-	kind=wq
+	kind=wq why='attribute missing or refused on this kernel'
 	case "$1" in
 	default) ;;
 	nice-20) setattr wqrt_submit nice -20 || return 1 ;;
 	shipped)
 		# conf/conf.d/60-gpu-scheduler.conf's profile, as the runner
 		# read it from the file
+		[ -n "$SHIPPED" ] || { why='no shipped profile given (SHIPPED)'; return 1; }
 		for kv in $SHIPPED; do
 			setattr wqrt_submit "${kv%%=*}" "${kv#*=}" || return 1
 		done
@@ -95,7 +100,7 @@ while [ $r -le "$ROUNDS" ]; do
 	[ -n "$order" ] || order=$VARIANTS
 	echo "O $r $order"
 	for v in $order; do
-		variant "$v" $r || echo "V $v $r skipped: attribute missing or refused on this kernel"
+		variant "$v" $r || echo "V $v $r skipped: $why"
 	done
 	r=$((r + 1))
 done

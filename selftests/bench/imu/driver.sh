@@ -43,7 +43,8 @@ icount=${ICOUNT:-shift=0,sleep=off}
 # the icount boot's wall time, at most (ICOUNT_TIMEOUT s): runs it
 # cuts short are left out, and the tables say how many rounds ran
 icount_timeout=${ICOUNT_TIMEOUT:-1000}
-variants=${VARIANTS:-default nice-20-pin tuned-fifo20 seed-fifo20-pin shipped wqrt}
+# the default list is vm-imu.sh's, written there only
+variants=${VARIANTS:-$(guest_default "$top/selftests/bench/imu/vm-imu.sh" VARIANTS)}
 seed=${SEED:-$(od -An -N4 -tu4 /dev/urandom | tr -d ' ')}
 # the shipped variant: the attributes conf/conf.d/50-uart-imu.conf
 # sets once uncommented (its profile's keys, and cpumask=irq for the
@@ -127,7 +128,9 @@ for m in $modes; do
 		echo "- the boot took $(( $(date +%s) - t0 )) s of wall time"
 		[ -z "$sender" ] || echo "- imu_sender on the host, for the whole boot (dropped: frames the guest's UART could not take, while no run read it): $(grep '^S ' "$out/imu-host.sender" || echo "no summary, it ended early")"
 	} >"$d/env-$m"
-	grep -E '^[IOFXWTVHGD] ' "$log" | sed "s/^/$m /" >>"$raw"
+	# the guest's lines (a capital letter and a space: vm-imu.sh's
+	# protocol), behind the mode's name; imu-stats.py picks its kinds
+	grep -E '^[A-Z] ' "$log" | sed "s/^/$m /" >>"$raw"
 done
 bench_unlock
 table=$out/imu.md
