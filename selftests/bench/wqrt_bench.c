@@ -1023,15 +1023,19 @@ static void flush_bench_exit(void)
  *       without windows (a warm-up). Read: one line per counted window
  *       kind so far, "BUCKET CASE WINDOW RUNS OPS_PER_WINDOW", to name the
  *       plugin's buckets. The cases run in a kthread bound to the first
- *       online CPU, on two workqueues of their own, wqrt_cost_percpu
- *       (per-cpu) and wqrt_cost_unbound (WQ_UNBOUND, default affinity
- *       scope):
+ *       online CPU, on three workqueues of their own, wqrt_cost_percpu
+ *       (per-cpu), wqrt_cost_unbound (WQ_UNBOUND, default affinity scope)
+ *       and wqrt_cost_reserve (the same with WQ_SYSFS, for the caller to
+ *       give its pool a reserve of idle workers, nr_idle_extra):
  *         queue-percpu, queue-unbound  one queue_work() on an idle pool:
  *             the caller's side alone (a local window, bucket B), and the
  *             whole round trip to the item's completion on every vCPU (a
  *             global window, bucket B + 1)
- *         burst-percpu, burst-unbound  COST_BURST queue_work() in a row,
- *             the caller's side (local window)
+ *         queue-reserve  queue-unbound's windows on wqrt_cost_reserve:
+ *             what queue_work() executes on a pool with a reserve, the
+ *             only pools that claim the workers they kick
+ *         burst-percpu, burst-unbound, burst-reserve  COST_BURST
+ *             queue_work() in a row, the caller's side (local window)
  *         flush-idle-percpu, flush-idle-unbound  flush_workqueue() of the
  *             idle workqueue (global window)
  *         qf-percpu, qf-unbound  queue_work() of one item and
@@ -1083,24 +1087,27 @@ struct cost_case {
 	const char *name;
 	enum cost_kind kind;
 	bool percpu;
+	bool reserve;	/* on wqrt_cost_reserve */
 	unsigned int bucket;
 };
 
 static const struct cost_case cost_cases[] = {
-	{ "queue-percpu", COST_QUEUE, true, 10 },
-	{ "queue-unbound", COST_QUEUE, false, 20 },
-	{ "burst-percpu", COST_BURST_KIND, true, 30 },
-	{ "burst-unbound", COST_BURST_KIND, false, 40 },
-	{ "flush-idle-percpu", COST_FLUSH_IDLE, true, 50 },
-	{ "flush-idle-unbound", COST_FLUSH_IDLE, false, 60 },
-	{ "qf-percpu", COST_QF, true, 70 },
-	{ "qf-unbound", COST_QF, false, 80 },
-	{ "dense-percpu", COST_DENSE, true, 90 },
-	{ "enqueue-percpu", COST_ENQUEUE, false, 100 },
-	{ "enqueue-shared", COST_ENQUEUE, false, 110 },
+	{ "queue-percpu", COST_QUEUE, true, false, 10 },
+	{ "queue-unbound", COST_QUEUE, false, false, 20 },
+	{ "burst-percpu", COST_BURST_KIND, true, false, 30 },
+	{ "burst-unbound", COST_BURST_KIND, false, false, 40 },
+	{ "flush-idle-percpu", COST_FLUSH_IDLE, true, false, 50 },
+	{ "flush-idle-unbound", COST_FLUSH_IDLE, false, false, 60 },
+	{ "qf-percpu", COST_QF, true, false, 70 },
+	{ "qf-unbound", COST_QF, false, false, 80 },
+	{ "dense-percpu", COST_DENSE, true, false, 90 },
+	{ "enqueue-percpu", COST_ENQUEUE, false, false, 100 },
+	{ "enqueue-shared", COST_ENQUEUE, false, false, 110 },
+	{ "queue-reserve", COST_QUEUE, false, true, 120 },
+	{ "burst-reserve", COST_BURST_KIND, false, true, 130 },
 };
 
-static struct workqueue_struct *cost_percpu, *cost_unbound;
+static struct workqueue_struct *cost_percpu, *cost_unbound, *cost_reserve;
 static char *cost_result;
 static size_t cost_result_len;
 
@@ -1156,16 +1163,25 @@ static void cost_queue_once(struct cost_run *cr, struct workqueue_struct *wq,
 
 	it->left = &left;
 	it->done = &done;
-	if (cr->cc->percpu) {
+	switch (cr->cc->bucket) {
+	case 10:
 		COST_GLOBAL(cr, 11, {
 			COST_LOCAL(cr, 10, queue_work_on(cpu, wq, &it->work));
 			wait_for_completion(&done);
 		});
-	} else {
+		break;
+	case 20:
 		COST_GLOBAL(cr, 21, {
 			COST_LOCAL(cr, 20, queue_work_on(cpu, wq, &it->work));
 			wait_for_completion(&done);
 		});
+		break;
+	case 120:
+		COST_GLOBAL(cr, 121, {
+			COST_LOCAL(cr, 120, queue_work_on(cpu, wq, &it->work));
+			wait_for_completion(&done);
+		});
+		break;
 	}
 	flush_work(&it->work);
 }
@@ -1191,10 +1207,17 @@ static void cost_burst_once(struct cost_run *cr, struct workqueue_struct *wq,
 		cr->items[i].left = &left;
 		cr->items[i].done = &done;
 	}
-	if (cr->cc->percpu)
+	switch (cr->cc->bucket) {
+	case 30:
 		COST_LOCAL(cr, 30, cost_queue_burst(cr, wq, cpu));
-	else
+		break;
+	case 40:
 		COST_LOCAL(cr, 40, cost_queue_burst(cr, wq, cpu));
+		break;
+	case 130:
+		COST_LOCAL(cr, 130, cost_queue_burst(cr, wq, cpu));
+		break;
+	}
 	wait_for_completion(&done);
 	for (i = 0; i < COST_BURST; i++)
 		flush_work(&cr->items[i].work);
@@ -1239,7 +1262,9 @@ static void cost_flush_once(struct cost_run *cr, struct workqueue_struct *wq,
 static int cost_thread_fn(void *arg)
 {
 	struct cost_run *cr = arg;
-	struct workqueue_struct *wq = cr->cc->percpu ? cost_percpu : cost_unbound;
+	struct workqueue_struct *wq = cr->cc->percpu  ? cost_percpu :
+				      cr->cc->reserve ? cost_reserve :
+							cost_unbound;
 	int cpu = raw_smp_processor_id();
 	unsigned int r;
 
@@ -1408,11 +1433,16 @@ static int cost_bench_init(struct dentry *dir)
 	cost_result = kzalloc(PAGE_SIZE, GFP_KERNEL);
 	cost_percpu = alloc_workqueue("wqrt_cost_percpu", 0, 0);
 	cost_unbound = alloc_workqueue("wqrt_cost_unbound", WQ_UNBOUND, 0);
-	if (!cost_result || !cost_percpu || !cost_unbound) {
+	/* its own pool once the caller sets nr_idle_extra (vm-cost.sh) */
+	cost_reserve = alloc_workqueue("wqrt_cost_reserve",
+				       WQ_UNBOUND | WQ_SYSFS, 0);
+	if (!cost_result || !cost_percpu || !cost_unbound || !cost_reserve) {
 		if (cost_percpu)
 			destroy_workqueue(cost_percpu);
 		if (cost_unbound)
 			destroy_workqueue(cost_unbound);
+		if (cost_reserve)
+			destroy_workqueue(cost_reserve);
 		kfree(cost_result);
 		return -ENOMEM;
 	}
@@ -1424,6 +1454,7 @@ static void cost_bench_exit(void)
 {
 	destroy_workqueue(cost_percpu);
 	destroy_workqueue(cost_unbound);
+	destroy_workqueue(cost_reserve);
 	kfree(cost_result);
 }
 

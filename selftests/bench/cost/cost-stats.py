@@ -110,10 +110,25 @@ def fmt(x):
 	return "%.1f" % x
 
 
+def all_buckets(data, kernels):
+	"""every kernel's cases: one that only some kernels run (the reserve
+	cases need nr_idle_extra) is shown for those"""
+	buckets = {}
+	for k in kernels:
+		for b, v in data[k][2].items():
+			buckets.setdefault(b, v)
+	return buckets
+
+
+def having(data, kernels, b):
+	"""the kernels with windows of bucket B, in order"""
+	return [k for k in kernels if data[k][0].get(b)]
+
+
 def counts(d, kernels):
 	data = {k: read_kernel(d, k) for k in kernels}
 	base = kernels[0]
-	buckets = data[base][2]
+	buckets = all_buckets(data, kernels)
 	out = []
 	out.append("### Per operation: medians over the windows\n")
 	out.append("op: on the CPU that queued or flushed; other: on the other "
@@ -127,7 +142,7 @@ def counts(d, kernels):
 	out.append("|" + "---|" * 10)
 	for b in sorted(buckets, key=lambda b: (b % NR_BUCKETS, b)):
 		case, win, runs, ops = buckets[b]
-		for k in kernels:
+		for k in having(data, kernels, b):
 			wins = data[k][0].get(b, {})
 			cells = []
 			for m in METRICS:
@@ -167,7 +182,8 @@ def counts(d, kernels):
 		   "operation.\n")
 	for b in sorted(buckets, key=lambda b: (b % NR_BUCKETS, b)):
 		case, win, runs, ops = buckets[b]
-		table = hist_means(data, kernels, b, ops,
+		ks = having(data, kernels, b)
+		table = hist_means(data, ks, b, ops,
 				   lambda metric: metric != "insns",
 				   lambda syms, metric, side, pc, cs:
 				   (metric, side, syms.fn(pc), syms.fn(cs)))
@@ -179,8 +195,8 @@ def counts(d, kernels):
 					 -max(r[1].values())))
 		out.append("#### %s, %s%s\n" % (case, win,
 			" (per item of %d)" % ops if ops > 1 else ""))
-		out.append("| what | side | where | " + " | ".join(kernels) + " |")
-		out.append("|" + "---|" * (3 + len(kernels)))
+		out.append("| what | side | where | " + " | ".join(ks) + " |")
+		out.append("|" + "---|" * (3 + len(ks)))
 		for (metric, side, f, c), v in rows:
 			what = {"atomics": "atomic", "fences": "fence",
 				"wlines": "line written", "rlines": "line read",
@@ -188,7 +204,7 @@ def counts(d, kernels):
 			if metric == "atomics" and LOCK_FN.search(f):
 				what = "atomic (lock)"
 			cells = []
-			for k in kernels:
+			for k in ks:
 				x = v.get(k, 0.0)
 				cells.append("%.2f" % x)
 			out.append("| %s | %s | `%s <- %s` | %s |" % (
@@ -220,7 +236,7 @@ def totals(data, kernels, buckets):
 			if wins:
 				mean[k] = {m: statistics.fmean(w[m] for w in wins) / ops
 					   for m in ("insns", "atomics")}
-		if base not in mean:
+		if not mean:
 			continue
 		cells = []
 		for k in kernels:
@@ -228,7 +244,8 @@ def totals(data, kernels, buckets):
 				if k not in mean:
 					cells.append("-")
 					continue
-				v, bv = mean[k][m], mean[base][m]
+				v = mean[k][m]
+				bv = mean[base][m] if base in mean else 0
 				if k == base or not bv:
 					cells.append("%.1f" % v)
 				else:
@@ -275,25 +292,32 @@ def insns_by_function(data, kernels, buckets):
 		       base, lim, nrows), ""]
 	for b in sorted(buckets, key=lambda b: (b % NR_BUCKETS, b)):
 		case, win, runs, ops = buckets[b]
-		table = hist_means(data, kernels, b, ops,
+		# a case not every kernel runs: against the first that does
+		ks = having(data, kernels, b)
+		if len(ks) < 2:
+			continue
+		base = ks[0]
+		table = hist_means(data, ks, b, ops,
 				   lambda metric: metric == "insns",
 				   lambda syms, metric, side, pc, cs:
 				   (side, syms.fn(pc)))
 		rows = []
 		for key, v in table.items():
-			d = max(abs(v.get(k, 0.0) - v.get(base, 0.0)) for k in kernels)
+			d = max(abs(v.get(k, 0.0) - v.get(base, 0.0)) for k in ks)
 			if d >= lim:
 				rows.append((d, key, v))
 		if not rows:
 			continue
 		rows.sort(key=lambda r: -r[0])
-		out.append("#### %s, %s%s\n" % (case, win,
-			" (per item of %d)" % ops if ops > 1 else ""))
-		out.append("| side | function | " + " | ".join(kernels) + " |")
-		out.append("|" + "---|" * (2 + len(kernels)))
+		out.append("#### %s, %s%s%s\n" % (case, win,
+			" (per item of %d)" % ops if ops > 1 else "",
+			"" if base == kernels[0] else
+			" (against %s, the first kernel that runs it)" % base))
+		out.append("| side | function | " + " | ".join(ks) + " |")
+		out.append("|" + "---|" * (2 + len(ks)))
 		for d, (side, f), v in rows[:nrows]:
 			cells = ["%.0f" % v.get(base, 0.0)]
-			for k in kernels[1:]:
+			for k in ks[1:]:
 				cells.append("%.0f (%+.0f)" % (v.get(k, 0.0),
 					v.get(k, 0.0) - v.get(base, 0.0)))
 			out.append("| %s | `%s` | %s |" % (side, f, " | ".join(cells)))

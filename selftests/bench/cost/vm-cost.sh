@@ -9,7 +9,7 @@
 # the plugin's PCs) and the buckets ("B BUCKET CASE WINDOW RUNS OPS").
 # run.sh sets the settings on the next lines.
 RUNS=100
-CASES="queue-percpu queue-unbound burst-percpu burst-unbound flush-idle-percpu flush-idle-unbound qf-percpu qf-unbound dense-percpu enqueue-percpu enqueue-shared"
+CASES="queue-percpu queue-unbound burst-percpu burst-unbound flush-idle-percpu flush-idle-unbound qf-percpu qf-unbound dense-percpu enqueue-percpu enqueue-shared queue-reserve burst-reserve"
 # the enqueue cases' runs: each is 4000 items, counted per item
 ENQ_RUNS=10
 
@@ -27,7 +27,11 @@ grep '\[wqrt_bench\]' /proc/kallsyms | sed 's/^/K /'
 # A case's counted runs (n), and for the enqueue cases the affinity scope
 # of wqrt_bench that their names stand for, as make bench-cost's timed
 # boots set it (vm-cost-times.sh): cpu, a pool per CPU; system, one pool
-# for both CPUs.
+# for both CPUs. The reserve cases run on wqrt_cost_reserve with a reserve
+# of one idle worker (nr_idle_extra 1, a pool of its own): a kernel
+# without the attribute (6.12, a prefix before the reserve's patch) skips
+# them. Fails (1) for a case to skip, its reason in $why.
+reserve=/sys/devices/virtual/workqueue/wqrt_cost_reserve/nr_idle_extra
 prepare() { # CASE
 	n=$RUNS
 	case "$1" in
@@ -37,15 +41,19 @@ prepare() { # CASE
 		echo "$scope" >/sys/devices/virtual/workqueue/wqrt_bench/affinity_scope ||
 			{ echo "E affinity scope $scope refused"; exit 1; }
 		;;
+	*-reserve)
+		[ -e "$reserve" ] || { why="no nr_idle_extra on this kernel"; return 1; }
+		echo 1 >"$reserve" || { echo "E nr_idle_extra 1 refused on wqrt_cost_reserve"; exit 1; }
+		;;
 	esac
 }
 # one untimed pass: every pool has its workers, every pwq exists
 for c in $CASES; do
-	prepare "$c"
+	prepare "$c" || continue
 	echo "$c 5 warm" >"$ctl" || { echo "E warm-up of $c failed"; exit 1; }
 done
 for c in $CASES; do
-	prepare "$c"
+	prepare "$c" || { echo "I skipped $c: $why"; continue; }
 	echo "$c $n" >"$ctl" || { echo "E $c failed"; exit 1; }
 done
 sed 's/^/B /' "$ctl"
