@@ -47,7 +47,7 @@ class Run:
 		self.trace = []		# (ns, queue cpu, run cpu)
 		self.w = []		# W lines
 		self.gaps = []		# -R (host-clock mode): gap ns per frame read
-		self.late = []		# D lines: (start, wake, switch-in, preempted, asleep) ns
+		self.late = []		# D lines: (start, wake, switch-in, preempted, asleep, waited, idle) ns
 
 	def seq_lat(self):
 		return [self.frames[k][1] for k in sorted(self.frames)]
@@ -89,10 +89,11 @@ def read(path):
 					r.w.append(" ".join(w[4:]))
 				elif t == "D" and len(w) >= 7:
 					# preempted and asleep since 2026-12-05's
-					# second run (-1: not recorded)
-					r.late.append((int(w[4]), int(w[5]), int(w[6]),
-						       int(w[8]) if len(w) >= 10 else -1,
-						       int(w[9]) if len(w) >= 10 else -1))
+					# second run, waited and idle since its
+					# third (-1: not recorded)
+					ext = [int(x) for x in w[8:12]]
+					ext += [-1] * (4 - len(ext))
+					r.late.append((int(w[4]), int(w[5]), int(w[6]), *ext))
 				elif t == "G" and len(w) >= 7 and int(w[6]) >= 0:
 					r.gaps.append(int(w[6]))
 			else:
@@ -207,16 +208,19 @@ def late_starts(rows):
 	"""the flip work's starts over 10 ms after its queue_work(), split by
 	what the worker that ran it was doing (D lines: its first wakeup
 	after the queueing, its last switch-in, its time off the CPU since
-	the queueing, preempted or asleep)"""
+	the queueing: preempted, asleep, or woken and waiting for a CPU, and
+	how long that CPU sat idle meanwhile)"""
 	print("Starts of the flip work over 10 ms after its queue_work(), by what")
 	print("held up the worker that ran it: woken late (the workqueue had no")
-	print("worker to wake), asleep over 10 ms after its wakeup (blocked: for")
-	print("one, a worker must create a worker before it may work), preempted")
-	print("over 10 ms (the scheduler ran others), or busy before the queueing;")
-	print("- where the trace did not say:")
+	print("worker to wake), asleep over 10 ms (blocked: for one, a worker")
+	print("must create a worker before it may work), preempted over 10 ms")
+	print("(switched out runnable), woken and waiting over 10 ms for the CPU")
+	print("it was woken onto, with how many of those that CPU ran its idle")
+	print("task for most of the wait (a wakeup that did not reach it), or busy")
+	print("before the queueing; - where the trace did not say:")
 	print()
-	print("| variant | round | late starts | woken > 10 ms late | asleep > 10 ms | preempted > 10 ms | busy before the queueing | start p50 / max ms |")
-	print("|---|---|---|---|---|---|---|---|")
+	print("| variant | round | late starts | woken > 10 ms late | asleep > 10 ms | preempted > 10 ms | waited > 10 ms (CPU idle) | busy before the queueing | start p50 / max ms |")
+	print("|---|---|---|---|---|---|---|---|---|")
 	ms10 = 10 * 1000 * 1000
 	for v, rr in rows:
 		for r in sorted(rr):
@@ -225,11 +229,15 @@ def late_starts(rows):
 				continue
 			starts = sorted(x[0] for x in d)
 			split = any(x[3] >= 0 for x in d)
-			print("| %s | %d | %d | %d | %s | %s | %d | %.1f / %.1f |" % (
+			waited = any(x[5] >= 0 for x in d)
+			print("| %s | %d | %d | %d | %s | %s | %s | %d | %.1f / %.1f |" % (
 				v, r, len(d),
 				sum(1 for x in d if x[1] > ms10),
 				sum(1 for x in d if x[4] > ms10) if split else "-",
 				sum(1 for x in d if x[3] > ms10) if split else "-",
+				"%d (%d)" % (sum(1 for x in d if x[5] > ms10),
+					     sum(1 for x in d if x[5] > ms10 and 2 * x[6] > x[5]))
+				if waited else "-",
 				sum(1 for x in d if x[1] < 0),
 				starts[(len(starts) - 1) // 2] / 1e6, starts[-1] / 1e6))
 	print()

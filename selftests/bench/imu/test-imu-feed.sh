@@ -119,15 +119,17 @@ ktap_test_result "imu-stats.py: a frame read over 2 ms after its write() is late
 	eval 'grep -q "^| slow-path | 1 | 100 | 0 | 10.00 .* | 3000 (3000) | " "$tmp/loop.md"'
 # the late starts: one whose worker was woken 97 ms after the queueing
 # (the workqueue's), one woken at once but asleep 18.9 ms after (blocked),
-# one preempted 28.9 ms (the scheduler's)
+# one preempted 28.9 ms (the scheduler's), one woken at once onto a CPU
+# that sat idle 39 of the 40 ms it waited (a wakeup that did not reach it)
 {
 	cat "$tmp/loop.raw"
-	echo "tcg D slow-path 1 98000000 97000000 97100000 kworker/u9:1-55 100000 0"
-	echo "tcg D slow-path 1 20000000 100000 19000000 kworker/u9:1-55 0 18900000"
-	echo "tcg D slow-path 1 30000000 100000 29000000 kworker/u9:1-55 28900000 0"
+	echo "tcg D slow-path 1 98000000 97000000 97100000 kworker/u9:1-55 100000 0 0 0"
+	echo "tcg D slow-path 1 20000000 100000 19000000 kworker/u9:1-55 0 18900000 0 0"
+	echo "tcg D slow-path 1 30000000 100000 29000000 kworker/u9:1-55 28900000 0 0 0"
+	echo "tcg D slow-path 1 41000000 100000 40100000 kworker/u9:1-55 0 0 40000000 39000000"
 } >"$tmp/late.raw"
 MODES=tcg VARIANTS="slow-writer slow-path" BOOT=50 BOOT_Q=20 \
 	python3 "$top/selftests/bench/imu/imu-stats.py" "$tmp/late.raw" "$tmp" >"$tmp/late.md" 2>"$tmp/late.err"
-ktap_test_result "imu-stats.py: late starts split into woken late, asleep and preempted" \
-	grep -q "^| slow-path | 1 | 3 | 1 | 1 | 1 | 0 | 30.0 / 98.0 |" "$tmp/late.md"
+ktap_test_result "imu-stats.py: late starts split into woken late, asleep, preempted and waiting on an idle CPU" \
+	grep -q "^| slow-path | 1 | 4 | 1 | 1 | 1 | 1 (1) | 0 | 30.0 / 98.0 |" "$tmp/late.md"
 ktap_finished

@@ -5,9 +5,12 @@
 # trace of known answers in the format of 6.12's events: a flip work whose
 # worker went to sleep (D) for 20 ms after its wakeup (as when it must
 # create a worker before it may work), one whose worker was preempted (R+)
-# for 15 ms, one of another workqueue, one on time; with AWK (awk; the
-# guest's is busybox's: AWK="busybox awk"). TAP output; run by make check's
-# harness stage, with both when busybox is there.
+# for 15 ms, one whose worker was woken onto a CPU that stayed idle for
+# 30 ms (a wakeup that did not reach it), one of another workqueue, one on
+# time; with AWK (awk; the guest's is busybox's: AWK="busybox awk"). The
+# times have 11 digits, as a guest up for hours has: compared as strings
+# (awk's six digits) they once mixed up the split. TAP output; run by make
+# check's harness stage, with both when busybox is there.
 set -u
 top=$(cd "$(dirname "$0")/../../.." && pwd)
 . "$top/selftests/lib/ktap.sh"
@@ -15,13 +18,13 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
 ktap_print_header
-ktap_set_plan 4
-sw() { # TIME PREV PREV_PID STATE NEXT NEXT_PID
-	printf '   %s-%s [000] d..2. %s: sched_switch: prev_comm=%s prev_pid=%s prev_prio=79 prev_state=%s ==> next_comm=%s next_pid=%s next_prio=79\n' \
-		"$2" "$3" "$1" "$2" "$3" "$4" "$5" "$6"
+ktap_set_plan 5
+sw() { # TIME PREV PREV_PID STATE NEXT NEXT_PID [CPU]
+	printf '   %s-%s [%03d] d..2. %s: sched_switch: prev_comm=%s prev_pid=%s prev_prio=79 prev_state=%s ==> next_comm=%s next_pid=%s next_prio=79\n' \
+		"$2" "$3" "${7:-0}" "$1" "$2" "$3" "$4" "$5" "$6"
 }
-wake() { # TIME PID
-	printf '   irq/4-ttyS0-95 [000] d..3. %s: sched_wakeup: comm=kworker/u8:2 pid=%s prio=79 target_cpu=000\n' "$1" "$2"
+wake() { # TIME PID [TARGET_CPU]
+	printf '   irq/4-ttyS0-95 [000] d..3. %s: sched_wakeup: comm=kworker/u8:2 pid=%s prio=79 target_cpu=%03d\n' "$1" "$2" "${3:-0}"
 }
 queue() { # TIME WORK WQ
 	printf '   irq/4-ttyS0-95 [000] d..2. %s: workqueue_queue_work: work struct=%s function=flush_to_ldisc workqueue=%s req_cpu=8 cpu=4294967295\n' "$1" "$2" "$3"
@@ -31,36 +34,46 @@ start() { # TIME WORK PID
 }
 {
 	# asleep 20 ms after the wakeup
-	queue 100.001000 00000000deadbeef ttyS-serial_8250
-	wake 100.001010 38
-	sw 100.001020 swapper/0 0 R kworker/u8:2 38
-	sw 100.001100 kworker/u8:2 38 D kthreadd 2
-	wake 100.021100 38
-	sw 100.021200 sh 500 R+ kworker/u8:2 38
-	start 100.021300 00000000deadbeef 38
-	sw 100.021400 kworker/u8:2 38 S swapper/0 0
+	queue 12345.001000 00000000deadbeef ttyS-serial_8250
+	wake 12345.001010 38
+	sw 12345.001020 swapper/0 0 R kworker/u8:2 38
+	sw 12345.001100 kworker/u8:2 38 D kthreadd 2
+	wake 12345.021100 38
+	sw 12345.021200 sh 500 R+ kworker/u8:2 38
+	start 12345.021300 00000000deadbeef 38
+	sw 12345.021400 kworker/u8:2 38 S swapper/0 0
 	# preempted 15 ms
-	queue 100.100000 00000000deadbeef ttyS-serial_8250
-	wake 100.100010 38
-	sw 100.100020 swapper/0 0 R kworker/u8:2 38
-	sw 100.100100 kworker/u8:2 38 R+ sh 500
-	sw 100.115100 sh 500 R+ kworker/u8:2 38
-	start 100.115200 00000000deadbeef 38
+	queue 12345.100000 00000000deadbeef ttyS-serial_8250
+	wake 12345.100010 38
+	sw 12345.100020 swapper/0 0 R kworker/u8:2 38
+	sw 12345.100100 kworker/u8:2 38 R+ sh 500
+	sw 12345.115100 sh 500 R+ kworker/u8:2 38
+	start 12345.115200 00000000deadbeef 38
+	# woken onto CPU 1, idle from before the wakeup until 30 ms after it
+	sw 12345.150000 kworker/u8:2 38 S swapper/0 0
+	sw 12345.150500 sh 500 S swapper/1 0 1
+	queue 12345.160000 00000000deadbeef ttyS-serial_8250
+	wake 12345.160010 38 1
+	sw 12345.190010 swapper/1 0 R kworker/u8:2 38 1
+	start 12345.190100 00000000deadbeef 38
+	sw 12345.190200 kworker/u8:2 38 S swapper/1 0 1
 	# another workqueue's, late, and ours on time
-	queue 100.200000 00000000cafef00d ttyACM-acm
-	start 100.260000 00000000cafef00d 38
-	queue 100.300000 00000000deadbeef ttyS-serial_8250
-	start 100.300100 00000000deadbeef 38
+	queue 12345.200000 00000000cafef00d ttyACM-acm
+	start 12345.260000 00000000cafef00d 38
+	queue 12345.300000 00000000deadbeef ttyS-serial_8250
+	start 12345.300100 00000000deadbeef 38
 } >"$tmp/trace"
 ${AWK:-awk} -v v=var -v r=3 -v wqname=ttyS-serial_8250 -f "$top/selftests/bench/imu/imu-trace.awk" \
 	"$tmp/trace" >"$tmp/out" 2>"$tmp/err"
 sed 's/^/# /' "$tmp/out"
 ktap_test_result "a T line for each flush_to_ldisc of the flip workqueue, none for another's" \
-	eval '[ "$(grep -c "^T var 3 " "$tmp/out")" = 3 ] && grep -q "^T var 3 20300000 0 0$" "$tmp/out" && grep -q "^T var 3 100000 0 0$" "$tmp/out"'
-ktap_test_result "the worker that slept: woken at once, 20.1 ms asleep, not preempted" \
-	grep -q "^D var 3 20300000 10000 20200000 kworker/u8:2-38 0 20100000$" "$tmp/out"
-ktap_test_result "the worker that was preempted: 15 ms preempted, not asleep" \
-	grep -q "^D var 3 15200000 10000 15100000 kworker/u8:2-38 15000000 0$" "$tmp/out"
+	eval '[ "$(grep -c "^T var 3 " "$tmp/out")" = 4 ] && grep -q "^T var 3 20300000 0 0$" "$tmp/out" && grep -q "^T var 3 100000 0 0$" "$tmp/out"'
+ktap_test_result "the worker that slept: woken at once, 20 ms asleep, 0.1 ms waiting for its CPU, not preempted" \
+	grep -q "^D var 3 20300000 10000 20200000 kworker/u8:2-38 0 20000000 100000 0$" "$tmp/out"
+ktap_test_result "the worker that was preempted: 15 ms preempted, 10 us asleep and 10 us waiting on an idle CPU" \
+	grep -q "^D var 3 15200000 10000 15100000 kworker/u8:2-38 15000000 10000 10000 10000$" "$tmp/out"
+ktap_test_result "the wakeup that did not reach CPU 1: 30 ms waiting, all of it CPU 1 idle" \
+	grep -q "^D var 3 30100000 10000 30010000 kworker/u8:2-38 0 10000 30000000 30000000$" "$tmp/out"
 ktap_test_result "no D line for a start within 10 ms" \
-	eval '[ "$(grep -c "^D " "$tmp/out")" = 2 ]'
+	eval '[ "$(grep -c "^D " "$tmp/out")" = 3 ]'
 ktap_finished

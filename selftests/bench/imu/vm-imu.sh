@@ -121,12 +121,13 @@ trace_on() {
 	for e in workqueue_queue_work workqueue_execute_start; do
 		echo 1 >"$tracefs/events/workqueue/$e/enable"
 	done
-	# the kworkers' wakeups and switches in, to tell a late start of the
-	# work (D lines) into "woken late" (the workqueue had no worker to
-	# wake) and "run late" (the scheduler)
+	# the kworkers' wakeups and switches, and the idle task's, to tell a
+	# late start of the work (D lines) into woken late (the workqueue
+	# had no worker to wake), asleep, preempted, or woken and waiting for
+	# a CPU, and whether that CPU sat idle meanwhile (imu-trace.awk)
 	if [ -d "$tracefs/events/sched/sched_wakeup" ]; then
 		echo 'comm ~ "kworker/*"' >"$tracefs/events/sched/sched_wakeup/filter"
-		echo 'prev_comm ~ "kworker/*" || next_comm ~ "kworker/*"' \
+		echo 'prev_comm ~ "kworker/*" || next_comm ~ "kworker/*" || prev_pid == 0 || next_pid == 0' \
 			>"$tracefs/events/sched/sched_switch/filter"
 		echo 1 >"$tracefs/events/sched/sched_wakeup/enable"
 		echo 1 >"$tracefs/events/sched/sched_switch/enable"
