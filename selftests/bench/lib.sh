@@ -25,6 +25,17 @@ started=$(date -u '+%F %H:%M')
 # a boot started and ended on.
 export WQRT_VM_APPEND="${WQRT_VM_APPEND:+$WQRT_VM_APPEND }tsc=reliable"
 
+# Since 2026-12-04 the busybox VMs' init holds the sched, workqueue and irq
+# tracepoints enabled in two tracing instances with tracing off
+# (selftests/lib/trace-hold.sh), so that enabling an event never patches
+# kernel text under multi-threaded TCG (the "Oops: int3"). Held, every
+# queue_work() and wakeup runs the events' probes up to the ring buffer's
+# refusal: a counting boot of 2026-12-05 found them twice the instructions
+# of a per-CPU queue_work() (cost-2026-12-05-counts-held.md). A
+# benchmark that measures what the kernel's own paths cost, and whose
+# guest never enables a tracepoint, boots with this on its command line.
+no_trace_hold=wqrt.trace_hold=0
+
 # A latency benchmark runs on a quiet host or not at all (quiet.sh): the
 # host is checked when the bench lock is taken and before every boot, and
 # every result says how the checks went (a forced run first). Boots that
@@ -221,12 +232,13 @@ count_boot() { # KERNEL SMP NAME RUNS [CASES]: $out/NAME.{log,plugin,map,env}
 	rm -f "$out/$name.plugin"
 	before=$(cat /proc/loadavg)
 	WQRT_VM_SMP=$smp WQRT_VM_TCG_THREAD=single WQRT_VM_ACCEL=tcg \
-	WQRT_VM_APPEND="$WQRT_VM_APPEND nokaslr" \
+	WQRT_VM_APPEND="$WQRT_VM_APPEND nokaslr $no_trace_hold" \
 	WQRT_VM_QEMU_ARGS="-icount shift=0,sleep=off -plugin $out/wqcount.so,arg=lines=on -d plugin -D $out/$name.plugin" \
 		boot "$k" "$out/stage-$k/vm-cost.sh" "$name" 3600 </dev/null
 	after=$(cat /proc/loadavg)
 	sed -i 's/\r$//' "$out/$name.log"
 	if ! grep -q '^I kernel' "$out/$name.log" ||
+		! grep -q '^I trace_hold 0$' "$out/$name.log" ||
 		! grep -q '^B ' "$out/$name.log" ||
 		! grep -q '^E wqcount done' "$out/$name.plugin"; then
 		cat "$out/$name.vmout"

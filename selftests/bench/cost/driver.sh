@@ -185,14 +185,19 @@ if [ "${TIMES:-1}" = 1 ]; then
 			case "$k" in prod-flush*) smp=2,maxcpus=64 ;; esac
 			(
 				[ "${#time_vm_env[@]}" = 0 ] || export "${time_vm_env[@]}"
-				WQRT_VM_SMP=$smp WQRT_VM_APPEND="${WQRT_VM_APPEND:-} $tsc_append" \
+				WQRT_VM_SMP=$smp WQRT_VM_APPEND="${WQRT_VM_APPEND:-} $tsc_append $no_trace_hold" \
 					boot "$k" "$out/stage-$k/vm-cost-times.sh" "cost-t-$k-$r" 1800 </dev/null
 			)
 			log=$out/cost-t-$k-$r.log
 			sed -i 's/\r$//' "$log"
 			grep -q '^I kernel' "$log" || { cat "$out/cost-t-$k-$r.vmout"; exit 1; }
 			grep '^E ' "$log" && { cat "$out/cost-t-$k-$r.vmout"; exit 1; }
-			# the control's parameter, in force or the run stops
+			# no held tracepoints, and the control's parameter: in
+			# force, or the run stops
+			grep -q '^I trace_hold 0$' "$log" || {
+				echo "bench-cost: the guest of cost-t-$k-$r held tracepoints (lib.sh's no_trace_hold not in force): $(grep '^I trace_hold' "$log" || echo 'no trace_hold line')" >&2
+				exit 1
+			}
 			if [ "$idle_poll" = 1 ] && ! grep -q '^I cmdline .*\bidle=poll\b' "$log"; then
 				echo "bench-cost: IDLE_POLL=1 but the guest of cost-t-$k-$r booted without idle=poll: $(grep '^I cmdline' "$log" || echo 'no cmdline line')" >&2
 				exit 1
