@@ -62,7 +62,7 @@ help:
 	@echo "  make bench-reserve the memory one worker of a reserve (nr_idle_extra) costs, on the production-like kernel"
 	@echo "  make bench-flush-sweep  flush counts by the number of possible CPUs, plain 6.12 vs the series"
 	@echo "  make bench-price   the committed counts priced with published ranges, per machine (no VM)"
-	@echo "  make bench-tables BASE=RESULT  a counts run's tables made again from its committed files (no VM)"
+	@echo "  make bench-tables BASE=RESULT  a counts or host-clock run's tables made again from its committed files (no VM)"
 	@echo "  make bench-gpu     vkms's composer workqueue: vblank to composition and late frames, default vs fifo"
 	@echo "  make bench-gpu-submit  a drm_sched-shaped submit path at 20 Hz with RT tasks: dispatch over 1 ms, RT kthread_worker beside"
 	@echo "  make install       install wqrtd, wqrtctl, the unit, man pages (DESTDIR, PREFIX)"
@@ -326,12 +326,18 @@ bench-flush-sweep: deps
 
 # issue 44.3: the committed counts priced with published ranges
 # (selftests/bench/cost/prices), per machine; and a counts run's tables
-# made again from what it committed (BASE: a result's name); no build, no VM
+# made again from what it committed (BASE: a result's name; a run on the
+# host's clock, one with BASE-times.raw.xz, gives its timed table); no
+# build, no VM
 bench-price:
 	@selftests/bench/tables.sh price $(BASE)
 
 bench-tables:
-	@selftests/bench/tables.sh counts $(BASE)
+	@if [ -n "$(BASE)" ] && [ -f selftests/bench/results/$(BASE)-times.raw.xz ]; then \
+		selftests/bench/tables.sh times $(BASE); \
+	else \
+		selftests/bench/tables.sh counts $(BASE); \
+	fi
 
 # seed 004 (issue 32.0-1): IMU frames through the 8250's flip buffer
 # workqueue under load, late and lost frames and the longest gap per

@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# tables.sh price|counts [BASE]: the tables of a committed counts run of
+# tables.sh price|counts|times [BASE]: the tables of a committed run of
 # make bench-cost, from the files it committed
 # (selftests/bench/results/BASE-counts-KERNEL.{plugin,log,map}.xz, one
-# boot per kernel; BASE: cost-2026-12-03-counts). No build, no VM, no
-# host check: the tables regenerate anywhere.
+# boot per kernel; BASE: cost-2026-12-03-counts; for times
+# BASE-times.raw.xz). No build, no VM, no host check: the tables
+# regenerate anywhere.
 #
 #   price   make bench-price: the counts priced per event with the
 #           published ranges of selftests/bench/cost/prices (PRICES), per
@@ -16,15 +17,47 @@
 #           (cost-stats.py counts); the tables by function need the
 #           symbols a run commits since 2026-12-05 (BASE-counts-KERNEL.map.xz,
 #           cost-stats.py mapsubset). Writes build/bench/counts.md (OUT).
+#   times   make bench-tables TIMES=1: the timed table of a run on the
+#           host's clock (BASE: cost-2026-12-05-hostclock) again, from its
+#           raw samples and the seed its Command line names, which fixes
+#           the resampling: the same rows as BASE.md, and every round's
+#           ratio. Writes build/bench/times.md (OUT).
 set -euo pipefail
 
 top=$(cd "$(dirname "$0")/../.." && pwd)
 res=$top/selftests/bench/results
-mode=${1:?usage: tables.sh price|counts [BASE]}
+mode=${1:?usage: tables.sh price|counts|times [BASE]}
 base=${2:-cost-2026-12-03-counts}
 prices=${PRICES:-$top/selftests/bench/cost/prices}
 out=${OUT:-${WQRT_BUILD:-$top/build}/bench/$mode.md}
-case "$mode" in price | counts) ;; *) echo "usage: tables.sh price|counts [BASE]" >&2; exit 2 ;; esac
+case "$mode" in price | counts | times) ;; *) echo "usage: tables.sh price|counts|times [BASE]" >&2; exit 2 ;; esac
+if [ "$mode" = times ]; then
+	[ $# -ge 2 ] || base=cost-2026-12-05-hostclock
+	raw=$res/$base-times.raw.xz
+	[ -f "$raw" ] || { echo "bench-times: no $raw" >&2; exit 2; }
+	seed=$(sed -n 's/^Command: .*SEED=\([0-9]*\) make bench-cost.*/\1/p' "$res/$base.md" 2>/dev/null)
+	[ -n "$seed" ] || { echo "bench-times: $res/$base.md names no SEED on its Command line" >&2; exit 2; }
+	tmp=$(mktemp -d)
+	trap 'rm -rf "$tmp"' EXIT
+	xz -dc "$raw" >"$tmp/times.raw"
+	# the pairs the driver tabled: the spin's only when the run had it
+	pairs="prod-plain prod prod-flush-plain prod-flush"
+	! grep -q '^prod-flush-spin ' "$tmp/times.raw" ||
+		pairs="$pairs prod-flush-plain prod-flush-spin prod-flush prod-flush-spin"
+	mkdir -p "$(dirname "$out")"
+	{
+		echo "# The timed table of $base, made again from its raw samples"
+		echo
+		echo "Command: \`selftests/bench/tables.sh times $base\`: $base-times.raw.xz"
+		echo "resampled with the run's seed $seed."
+		echo
+		# shellcheck disable=SC2086 # a kernel a word
+		SEED=$seed python3 "$top/selftests/bench/cost/cost-stats.py" times "$tmp/times.raw" $pairs
+	} >"$out.tmp"
+	mv "$out.tmp" "$out"
+	echo "bench-$mode: $out"
+	exit 0
+fi
 
 [ "$mode" != price ] || [ -f "$prices" ] || { echo "bench-$mode: no prices file at $prices" >&2; exit 2; }
 # the kernels of the run: prod-plain first (the baseline), the prefixes

@@ -3,8 +3,9 @@
 #
 # test-price.sh: make bench-price's table regenerates from committed files
 # byte for byte, a kernel priced against itself is 1.000 at every corner,
-# a prices file with a mistake is refused with the line named, and the
-# symbols a counts run commits name every address as the whole map. TAP
+# a prices file with a mistake is refused with the line named, the
+# symbols a counts run commits name every address as the whole map, and a
+# host-clock run's timed table regenerates with every round's ratio. TAP
 # output; run by make check's harness stage.
 set -u
 top=$(cd "$(dirname "$0")/../.." && pwd)
@@ -16,7 +17,7 @@ res=$top/selftests/bench/results
 prices=${PRICES:-$top/selftests/bench/cost/prices}
 
 ktap_print_header
-ktap_set_plan 7
+ktap_set_plan 9
 
 OUT=$tmp/price.md "$top/selftests/bench/tables.sh" price >/dev/null 2>"$tmp/err"
 ktap_test_result "make bench-price regenerates results/cost-2026-12-03-counts-priced.md" \
@@ -68,4 +69,30 @@ H 10 op insns ffffffff81002fff 0 5
 P
 ktap_test_result "mapsubset: foo, bar and baz, which hold the addresses; not _stext, some_data, after" \
 	[ "$(python3 "$stats" mapsubset "$tmp/ms" x | awk '{ print $3 }' | paste -sd,)" = "foo,bar,baz" ]
+# the timed table of a host-clock run, from its raw samples and seed: the
+# rows of the committed result, and every round's ratio, whose median is
+# the table's
+hc=cost-2026-12-03-times-hostclock
+OUT=$tmp/times.md "$top/selftests/bench/tables.sh" times "$hc" >/dev/null 2>"$tmp/err"
+ktap_test_result "tables.sh times regenerates the table of $hc.md row for row" \
+	eval 'diff <(grep "^| [a-z0-9-]*_[a-z0-9_]* | \(yes\|no\) |" "$res/$hc.md") \
+		<(grep "^| [a-z0-9-]*_[a-z0-9_]* | \(yes\|no\) |" "$tmp/times.md") >"$tmp/diff" &&
+	      [ "$(wc -l <"$tmp/diff")" = 0 ] && [ "$(grep -c "| yes |\|| no |" "$tmp/times.md")" -ge 14 ]'
+ktap_test_result "every round's ratio listed, 5 a row, their median the table's" \
+	python3 -c '
+import statistics, sys
+med, rows, part = {}, 0, 0
+for line in open(sys.argv[1]):
+	c = [x.strip() for x in line.strip().strip("|").split("|")]
+	if c[:2] == ["metric", "lower is better"]: part = 1; continue
+	if c[:2] == ["metric", "kernel A"]: part = 2; continue
+	if not line.startswith("| ") or not c[0][:1].isalpha(): continue
+	if part == 1: med[tuple(c[0:1] + c[2:4])] = c[6].split()[0]
+	if part == 2:
+		v = [float(x) for x in c[3:]]
+		assert len(v) == 5, line
+		assert "%.3f" % statistics.median(v) == med[tuple(c[0:3])], line
+		rows += 1
+assert rows >= 14, rows
+' "$tmp/times.md"
 ktap_finished

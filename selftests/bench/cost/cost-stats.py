@@ -26,7 +26,7 @@
 # timed tables from the raw lines run.sh collects, "KERNEL ROUND METRIC
 # VALUE"; each pair's second kernel against its first, by per-round ratios
 # (both booted in the same round), with a 95 % interval from resampling the
-# rounds (SEED, BOOT resamples: 2000).
+# rounds (SEED, BOOT resamples: 2000), and every round's ratio.
 #
 # Python's standard library only.
 import bisect
@@ -348,6 +348,7 @@ def times(raw, pairs, seed, boot):
 			metrics.append(m)
 	out.append("| metric | lower is better | kernel A | kernel B | A: median [95 %] | B: median [95 %] | B / A per round: median [95 %] | rounds B better | smallest cost detectable |")
 	out.append("|" + "---|" * 9)
+	per_round = []  # (metric, A, B, {round: ratio})
 	for a, b in pairs:
 		for m in metrics:
 			va, vb = vals.get((a, m)), vals.get((b, m))
@@ -371,6 +372,22 @@ def times(raw, pairs, seed, boot):
 				g(statistics.median(ra)), *map(g, ci(ra)),
 				g(statistics.median(rb)), *map(g, ci(rb)),
 				med, lo, hi, better, len(ratios), mde))
+			per_round.append((m, a, b, {r: vb[r] / va[r]
+						    for r in rounds if va[r]}))
+	# every round's ratio, so that a reader sees what the median and
+	# the interval were made of (a round where one kernel's boot went
+	# wrong, a drift along the run)
+	nr = sorted(set(r for *_, rs in per_round for r in rs))
+	if nr:
+		out.append("")
+		out.append("B / A in each round (both kernels booted in that round, in the order above):")
+		out.append("")
+		out.append("| metric | kernel A | kernel B | " +
+			   " | ".join("%d" % r for r in nr) + " |")
+		out.append("|" + "---|" * (3 + len(nr)))
+		for m, a, b, rs in per_round:
+			out.append("| %s | %s | %s | %s |" % (m, a, b, " | ".join(
+				"%.3f" % rs[r] if r in rs else "-" for r in nr)))
 	return "\n".join(out)
 
 
