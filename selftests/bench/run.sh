@@ -5,9 +5,11 @@
 # names which), one folder each under selftests/bench/: BENCHMARK/driver.sh
 # builds what it needs, boots its guest script and makes its tables,
 # with what lib.sh shares (the VM, the lock, the quiet host and its record,
-# the rounds). Numbers, not tests: every figure is measured side by side in
-# one run, the variants interleaved, and reported as a table (markdown)
-# and a plot (PNG) under build/bench/, a copy under selftests/bench/results/.
+# the rounds). Numbers, not tests: every timed figure is measured side by
+# side in one run, the variants interleaved (not the operation counts, one
+# boot a kernel, nor the possible-CPU sweep or the IMU run's modes, one
+# after the other), and reported as a table (markdown) and a plot (PNG)
+# under build/bench/, a copy under selftests/bench/results/.
 set -euo pipefail
 
 top=$(cd "$(dirname "$0")/../.." && pwd)

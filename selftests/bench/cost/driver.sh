@@ -36,7 +36,10 @@
 # vCPU), each boot's /proc/cmdline checked and recorded.
 # Per-round ratios with intervals that resample the rounds, the
 # smallest cost the run could see, the host's load and steal time
-# per boot. COUNTS=0 or TIMES=0 skips a
+# per boot. ENQ_KERNELS ("prod-plain prod") names the enqueue pair, the
+# first the baseline (FLAVOUR@N for a prefix, built in PREFIX_TREE as
+# the counts' are: which patches a timed cost comes from); FLUSH=0 skips
+# the flush boots. COUNTS=0 or TIMES=0 skips a
 # part; TAG names the result files (cost-DATE-TAG.*); PREFIX_TREE
 # builds the prefixes of COUNT_KERNELS in one tree (above). The boots
 # hold /tmp/wqrt-bench.lock, as bench-enqueue's do.
@@ -44,7 +47,17 @@ count_kernels=${COUNT_KERNELS:-prod-plain prod}
 runs=${RUNS:-100} rounds=${ROUNDS:-3}
 producers=${PRODUCERS:-8} items=${ITEMS:-50000}
 reps=${REPS:-3} ms=${MS:-1000} icount=${ICOUNT:-0} idle_poll=${IDLE_POLL:-0}
-flush_spin=${FLUSH_SPIN:-0}
+flush_spin=${FLUSH_SPIN:-0} flush=${FLUSH:-1}
+enq_kernels=${ENQ_KERNELS:-prod-plain prod}
+read -r enq_a enq_b enq_more <<<"$enq_kernels" || true
+[ -n "$enq_b" ] && [ -z "$enq_more" ] && [ "$enq_a" != "$enq_b" ] || {
+	echo "bench-cost: ENQ_KERNELS=$enq_kernels: two different kernels, the baseline first (prod-plain prod), please" >&2
+	exit 2
+}
+[[ "$flush" =~ ^[01]$ ]] || {
+	echo "bench-cost: FLUSH=$flush: 0 (no flush boots) or 1, please" >&2
+	exit 2
+}
 flush_cases=${FLUSH_CASES:-qf1-unbound qf1-unbound-same qf1-unbound-other dense-percpu}
 seed=${SEED:-$(od -An -N4 -tu4 /dev/urandom | tr -d ' ')}
 [[ "$icount" =~ ^[01]$ ]] || {
@@ -74,7 +87,7 @@ start=$(date +%s)
 {
 	echo "# What the series costs everyone else: make bench-cost ($date${TAG:+, $TAG})"
 	echo
-	echo "Command: \`$(for v in COUNTS TIMES ICOUNT IDLE_POLL FLUSH_SPIN COUNT_KERNELS PREFIX_TREE RUNS ROUNDS PRODUCERS ITEMS REPS MS FLUSH_CASES TAG; do [ -z "${!v:-}" ] || printf '%s=%q ' "$v" "${!v}"; done)SEED=$seed make bench-cost\`."
+	echo "Command: \`$(for v in COUNTS TIMES ICOUNT IDLE_POLL FLUSH FLUSH_SPIN ENQ_KERNELS COUNT_KERNELS PREFIX_TREE RUNS ROUNDS PRODUCERS ITEMS REPS MS FLUSH_CASES TAG; do [ -z "${!v:-}" ] || printf '%s=%q ' "$v" "${!v}"; done)SEED=$seed make bench-cost\`."
 	echo
 } >"$out/cost.md"
 if [ "${COUNTS:-1}" = 1 ]; then
@@ -130,14 +143,14 @@ if [ "${COUNTS:-1}" = 1 ]; then
 	done
 fi
 if [ "${TIMES:-1}" = 1 ]; then
-	pairs="prod-plain prod prod-flush-plain prod-flush"
 	# FLUSH_SPIN=1: the flush cases on a third kernel, the series
 	# with a flusher that spins before it sleeps (issue 44.4)
-	flush_kernels="prod-flush-plain prod-flush"
-	if [ "$flush_spin" = 1 ]; then
-		pairs="$pairs prod-flush-spin"
-		flush_kernels="$flush_kernels prod-flush-spin"
+	flush_kernels=
+	if [ "$flush" = 1 ]; then
+		flush_kernels="prod-flush-plain prod-flush"
+		[ "$flush_spin" = 0 ] || flush_kernels="$flush_kernels prod-flush-spin"
 	fi
+	pairs="$enq_a $enq_b $flush_kernels"
 	for k in $pairs; do
 		build_once "$k"
 		cp "$top/selftests/bench/cost/vm-cost-times.sh" "$out/stage-$k/vm-cost-times.sh"
@@ -148,8 +161,9 @@ if [ "${TIMES:-1}" = 1 ]; then
 			s/^FLUSH_CASES=.*/FLUSH_CASES=\"$flush_cases\"/" \
 			"$out/stage-$k/vm-cost-times.sh"
 	done
-	orders "$seed" "$rounds" "prod-plain prod" >"$out/cost.order-enqueue"
-	orders "$((seed + 1))" "$rounds" "$flush_kernels" >"$out/cost.order-flush"
+	orders "$seed" "$rounds" "$enq_a $enq_b" >"$out/cost.order-enqueue"
+	: >"$out/cost.order-flush"
+	[ -z "$flush_kernels" ] || orders "$((seed + 1))" "$rounds" "$flush_kernels" >"$out/cost.order-flush"
 	raw=$out/cost-times.raw
 	: >"$raw"
 	bench_lock bench-cost
@@ -215,19 +229,23 @@ if [ "${TIMES:-1}" = 1 ]; then
 	{
 		echo "## Times"
 		echo
-		echo "$rounds rounds. In each, prod-plain and prod (-smp 2) boot in an order"
+		echo "$rounds rounds. In each, $enq_a and $enq_b (-smp 2) boot in an order"
 		echo "drawn from seed $seed, for seed 000's enqueue benchmark: $producers producer kthreads"
 		echo "x $items work items on a WQ_UNBOUND workqueue in the affinity scope cpu (a"
 		echo "pool per CPU: per-CPU) and system (one pool for both CPUs: shared), $reps"
 		echo "samples each, the scopes alternating, each after a warm-up (items_per_sec: items queued"
 		echo "and run a second; p50_ns, p99_ns: how long one queue_work() call took, seed 000's"
-		echo "enqueue latency); then prod-flush-plain and prod-flush (prod-plain and"
-		echo "prod, which carry kernel/variants/possible-cpus, booted with -smp 2,maxcpus=64: 64 possible, 2 online"
-		echo "CPUs) in an order drawn from seed $((seed + 1)), for seed 003's flush rates"
-		echo "of $flush_cases ($reps samples of $ms ms each; a case's -same or -other puts the"
-		echo "unbound workqueue's worker on the flushing thread's CPU or the other one, through"
-		echo "its cpumask, where the case without it leaves the choice to the scheduler). A metric's figure in a"
-		echo "boot is the median of its samples. The"
+		if [ -n "$flush_kernels" ]; then
+			echo "enqueue latency); then $flush_kernels (prod-plain,"
+			echo "prod$([ "$flush_spin" = 0 ] || echo " and prod with kernel/variants/flush-spin"), which carry kernel/variants/possible-cpus, booted with -smp 2,maxcpus=64: 64 possible, 2 online"
+			echo "CPUs) in an order drawn from seed $((seed + 1)), for seed 003's flush rates"
+			echo "of $flush_cases ($reps samples of $ms ms each; a case's -same or -other puts the"
+			echo "unbound workqueue's worker on the flushing thread's CPU or the other one, through"
+			echo "its cpumask, where the case without it leaves the choice to the scheduler)."
+		else
+			echo "enqueue latency); no flush boots (FLUSH=0)."
+		fi
+		echo "A metric's figure in a boot is the median of its samples. The"
 		echo "second kernel of a pair against the first: the median of the per-round"
 		echo "ratios, a bootstrap 95 % interval that resamples the rounds (boots);"
 		echo "\"smallest cost detectable\" is half that interval's width: a true"
@@ -245,8 +263,9 @@ if [ "${TIMES:-1}" = 1 ]; then
 		echo
 		# shellcheck disable=SC2046 # the spin's pairs, a kernel a word
 		SEED=$seed python3 "$top/selftests/bench/cost/cost-stats.py" times "$raw" \
-			prod-plain prod prod-flush-plain prod-flush \
-			$([ "$flush_spin" = 0 ] || echo prod-flush-plain prod-flush-spin prod-flush prod-flush-spin)
+			"$enq_a" "$enq_b" \
+			$([ "$flush" = 0 ] || echo prod-flush-plain prod-flush) \
+			$([ "$flush" = 0 ] || [ "$flush_spin" = 0 ] || echo prod-flush-plain prod-flush-spin prod-flush prod-flush-spin)
 		echo
 		echo "Host load and steal time per boot (steal: the share of this host's"
 		echo "CPU time its own hypervisor took while the boot ran):"
@@ -257,7 +276,7 @@ if [ "${TIMES:-1}" = 1 ]; then
 		echo
 		echo "Over the timed part: load $load_before before, $load_after after; steal $(steal_pct "$steal_before" "$steal_after") %."
 		echo
-		for k in prod-plain prod $flush_kernels; do
+		for k in $enq_a $enq_b $flush_kernels; do
 			echo "### $k"
 			echo
 			env_record "cost-t-$k-1" "$k" "$load_before" "$load_after"
