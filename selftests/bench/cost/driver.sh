@@ -259,6 +259,8 @@ if [ "${TIMES:-1}" = 1 ]; then
 		else
 			echo "The guests' TSC frequency: ${tsc_append:-calibrated by each boot (the host does not know its own)}."
 		fi
+		[ "$idle_poll" = 0 ] ||
+			echo "idle=poll was in force in every boot: its /proc/cmdline carried it (the guest's I cmdline line, checked after each boot; the run stops at the first without)."
 		echo "$(( ($(date +%s) - start) / 60 )) min in all (the counting boots included)."
 		echo
 		# shellcheck disable=SC2046 # the spin's pairs, a kernel a word
