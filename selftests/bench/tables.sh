@@ -40,8 +40,13 @@ if [ "$mode" = times ]; then
 	tmp=$(mktemp -d)
 	trap 'rm -rf "$tmp"' EXIT
 	xz -dc "$raw" >"$tmp/times.raw"
-	# the pairs the driver tabled: the spin's only when the run had it
-	pairs="prod-plain prod prod-flush-plain prod-flush"
+	# the pairs the driver tabled: the enqueue pair of its Command
+	# line (ENQ_KERNELS, printed shell-quoted), the flush pairs when
+	# the run had flush boots, the spin's when it had the spin
+	pairs=$(sed -n 's/^Command: .*ENQ_KERNELS=\([^ ]*\\ [^ ]*\) .*/\1/p' "$res/$base.md" | sed 's/\\ / /')
+	pairs=${pairs:-prod-plain prod}
+	! grep -q '^prod-flush ' "$tmp/times.raw" ||
+		pairs="$pairs prod-flush-plain prod-flush"
 	! grep -q '^prod-flush-spin ' "$tmp/times.raw" ||
 		pairs="$pairs prod-flush-plain prod-flush-spin prod-flush prod-flush-spin"
 	mkdir -p "$(dirname "$out")"

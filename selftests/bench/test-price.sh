@@ -17,7 +17,7 @@ res=$top/selftests/bench/results
 prices=${PRICES:-$top/selftests/bench/cost/prices}
 
 ktap_print_header
-ktap_set_plan 9
+ktap_set_plan 10
 
 OUT=$tmp/price.md "$top/selftests/bench/tables.sh" price >/dev/null 2>"$tmp/err"
 ktap_test_result "make bench-price regenerates results/cost-2026-12-03-counts-priced.md" \
@@ -95,4 +95,11 @@ for line in open(sys.argv[1]):
 		rows += 1
 assert rows >= 14, rows
 ' "$tmp/times.md"
+# a run of a prefix without flush boots (ENQ_KERNELS, FLUSH=0): its pair
+# is the one its Command line names, every row and every round's ratio
+hp=cost-2026-12-05-hostclock-prefix
+OUT=$tmp/prefix.md "$top/selftests/bench/tables.sh" times "$hp" >/dev/null 2>"$tmp/err"
+ktap_test_result "tables.sh times regenerates $hp.md (prod-plain against prod@3, no flush rows) row for row" \
+	eval 'diff <(grep "^| [a-z0-9-]*_[a-z0-9_]* |" "$res/$hp.md") <(grep "^| [a-z0-9-]*_[a-z0-9_]* |" "$tmp/prefix.md") >"$tmp/diff" &&
+	      [ "$(grep -c "| prod-plain | prod@3 |" "$tmp/prefix.md")" = 12 ] && ! grep -q flush "$tmp/prefix.md"'
 ktap_finished
