@@ -43,8 +43,9 @@ if [ "$mode" = times ]; then
 	# the pairs the driver tabled: the enqueue pair of its Command
 	# line (ENQ_KERNELS, printed shell-quoted), the flush pairs when
 	# the run had flush boots, the spin's when it had the spin
-	pairs=$(sed -n 's/^Command: .*ENQ_KERNELS=\([^ ]*\\ [^ ]*\) .*/\1/p' "$res/$base.md" | sed 's/\\ / /')
-	pairs=${pairs:-prod-plain prod}
+	enq=$(sed -n 's/^Command: .*ENQ_KERNELS=\([^ ]*\\ [^ ]*\(\\ [^ ]*\)\{0,1\}\) .*/\1/p' "$res/$base.md" | sed 's/\\ / /g')
+	read -r ea eb ec <<<"${enq:-prod-plain prod}"
+	pairs="$ea $eb${ec:+ $ea $ec $eb $ec}"
 	! grep -q '^prod-flush ' "$tmp/times.raw" ||
 		pairs="$pairs prod-flush-plain prod-flush"
 	! grep -q '^prod-flush-spin ' "$tmp/times.raw" ||

@@ -36,7 +36,8 @@
 # vCPU), each boot's /proc/cmdline checked and recorded.
 # Per-round ratios with intervals that resample the rounds, the
 # smallest cost the run could see, the host's load and steal time
-# per boot. ENQ_KERNELS ("prod-plain prod") names the enqueue pair, the
+# per boot. ENQ_KERNELS ("prod-plain prod") names the enqueue pair, or
+# three kernels (each against the first, the third against the second), the
 # first the baseline (FLAVOUR@N for a prefix, built in PREFIX_TREE as
 # the counts' are: which patches a timed cost comes from); FLUSH=0 skips
 # the flush boots. COUNTS=0 or TIMES=0 skips a
@@ -49,11 +50,16 @@ producers=${PRODUCERS:-8} items=${ITEMS:-50000}
 reps=${REPS:-3} ms=${MS:-1000} icount=${ICOUNT:-0} idle_poll=${IDLE_POLL:-0}
 flush_spin=${FLUSH_SPIN:-0} flush=${FLUSH:-1}
 enq_kernels=${ENQ_KERNELS:-prod-plain prod}
-read -r enq_a enq_b enq_more <<<"$enq_kernels" || true
-[ -n "$enq_b" ] && [ -z "$enq_more" ] && [ "$enq_a" != "$enq_b" ] || {
-	echo "bench-cost: ENQ_KERNELS=$enq_kernels: two different kernels, the baseline first (prod-plain prod), please" >&2
+read -r enq_a enq_b enq_c enq_more <<<"$enq_kernels" || true
+[ -n "$enq_b" ] && [ -z "$enq_more" ] && [ "$enq_a" != "$enq_b" ] &&
+	[ "$enq_c" != "$enq_a" ] && [ "$enq_c" != "$enq_b" ] || {
+	echo "bench-cost: ENQ_KERNELS=$enq_kernels: two or three different kernels, the baseline first (prod-plain prod, prod-plain prod@3 prod), please" >&2
 	exit 2
 }
+# the enqueue pairs tabled: each kernel against the baseline, and a third
+# against the second (prod against prod@3: what the patches after the
+# prefix add, in the same rounds)
+enq_pairs="$enq_a $enq_b${enq_c:+ $enq_a $enq_c $enq_b $enq_c}"
 [[ "$flush" =~ ^[01]$ ]] || {
 	echo "bench-cost: FLUSH=$flush: 0 (no flush boots) or 1, please" >&2
 	exit 2
@@ -150,7 +156,7 @@ if [ "${TIMES:-1}" = 1 ]; then
 		flush_kernels="prod-flush-plain prod-flush"
 		[ "$flush_spin" = 0 ] || flush_kernels="$flush_kernels prod-flush-spin"
 	fi
-	pairs="$enq_a $enq_b $flush_kernels"
+	pairs="$enq_a $enq_b $enq_c $flush_kernels"
 	for k in $pairs; do
 		build_once "$k"
 		cp "$top/selftests/bench/cost/vm-cost-times.sh" "$out/stage-$k/vm-cost-times.sh"
@@ -161,7 +167,7 @@ if [ "${TIMES:-1}" = 1 ]; then
 			s/^FLUSH_CASES=.*/FLUSH_CASES=\"$flush_cases\"/" \
 			"$out/stage-$k/vm-cost-times.sh"
 	done
-	orders "$seed" "$rounds" "$enq_a $enq_b" >"$out/cost.order-enqueue"
+	orders "$seed" "$rounds" "$enq_a $enq_b${enq_c:+ $enq_c}" >"$out/cost.order-enqueue"
 	: >"$out/cost.order-flush"
 	[ -z "$flush_kernels" ] || orders "$((seed + 1))" "$rounds" "$flush_kernels" >"$out/cost.order-flush"
 	raw=$out/cost-times.raw
@@ -229,7 +235,7 @@ if [ "${TIMES:-1}" = 1 ]; then
 	{
 		echo "## Times"
 		echo
-		echo "$rounds rounds. In each, $enq_a and $enq_b (-smp 2) boot in an order"
+		echo "$rounds rounds. In each, $enq_a, $enq_b${enq_c:+ and $enq_c} (-smp 2) boot in an order"
 		echo "drawn from seed $seed, for seed 000's enqueue benchmark: $producers producer kthreads"
 		echo "x $items work items on a WQ_UNBOUND workqueue in the affinity scope cpu (a"
 		echo "pool per CPU: per-CPU) and system (one pool for both CPUs: shared), $reps"
@@ -265,7 +271,7 @@ if [ "${TIMES:-1}" = 1 ]; then
 		echo
 		# shellcheck disable=SC2046 # the spin's pairs, a kernel a word
 		SEED=$seed python3 "$top/selftests/bench/cost/cost-stats.py" times "$raw" \
-			"$enq_a" "$enq_b" \
+			$enq_pairs \
 			$([ "$flush" = 0 ] || echo prod-flush-plain prod-flush) \
 			$([ "$flush" = 0 ] || [ "$flush_spin" = 0 ] || echo prod-flush-plain prod-flush-spin prod-flush prod-flush-spin)
 		echo
@@ -278,7 +284,7 @@ if [ "${TIMES:-1}" = 1 ]; then
 		echo
 		echo "Over the timed part: load $load_before before, $load_after after; steal $(steal_pct "$steal_before" "$steal_after") %."
 		echo
-		for k in $enq_a $enq_b $flush_kernels; do
+		for k in $enq_a $enq_b $enq_c $flush_kernels; do
 			echo "### $k"
 			echo
 			env_record "cost-t-$k-1" "$k" "$load_before" "$load_after"
