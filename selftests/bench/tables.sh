@@ -43,7 +43,8 @@ if [ "$mode" = times ]; then
 	# the pairs the driver tabled: the enqueue pair of its Command
 	# line (ENQ_KERNELS, printed shell-quoted), the flush pairs when
 	# the run had flush boots, the spin's when it had the spin
-	enq=$(sed -n 's/^Command: .*ENQ_KERNELS=\([^ ]*\\ [^ ]*\(\\ [^ ]*\)\{0,1\}\) .*/\1/p' "$res/$base.md" | sed 's/\\ / /g')
+	enq=$(grep -m1 '^Command: ' "$res/$base.md" | grep -o 'ENQ_KERNELS=\([^ \\]\|\\ \)*' |
+		sed 's/^ENQ_KERNELS=//; s/\\ / /g' || true)
 	read -r ea eb ec <<<"${enq:-prod-plain prod}"
 	pairs="$ea $eb${ec:+ $ea $ec $eb $ec}"
 	! grep -q '^prod-flush ' "$tmp/times.raw" ||

@@ -17,7 +17,7 @@ res=$top/selftests/bench/results
 prices=${PRICES:-$top/selftests/bench/cost/prices}
 
 ktap_print_header
-ktap_set_plan 10
+ktap_set_plan 11
 
 OUT=$tmp/price.md "$top/selftests/bench/tables.sh" price >/dev/null 2>"$tmp/err"
 ktap_test_result "make bench-price regenerates results/cost-2026-12-03-counts-priced.md" \
@@ -102,4 +102,11 @@ OUT=$tmp/prefix.md "$top/selftests/bench/tables.sh" times "$hp" >/dev/null 2>"$t
 ktap_test_result "tables.sh times regenerates $hp.md (prod-plain against prod@3, no flush rows) row for row" \
 	eval 'diff <(grep "^| [a-z0-9-]*_[a-z0-9_]* |" "$res/$hp.md") <(grep "^| [a-z0-9-]*_[a-z0-9_]* |" "$tmp/prefix.md") >"$tmp/diff" &&
 	      [ "$(grep -c "| prod-plain | prod@3 |" "$tmp/prefix.md")" = 12 ] && ! grep -q flush "$tmp/prefix.md"'
+# three kernels in the same rounds (ENQ_KERNELS="prod-plain prod@3 prod"):
+# each against the first, the third against the second
+h3=cost-2026-12-05-hostclock-enqueue3
+OUT=$tmp/three.md "$top/selftests/bench/tables.sh" times "$h3" >/dev/null 2>"$tmp/err"
+ktap_test_result "tables.sh times regenerates $h3.md (three kernels, three pairs) row for row" \
+	eval 'diff <(grep "^| [a-z0-9-]*_[a-z0-9_]* |" "$res/$h3.md") <(grep "^| [a-z0-9-]*_[a-z0-9_]* |" "$tmp/three.md") >"$tmp/diff" &&
+	      [ "$(grep -c "| prod@3 | prod |" "$tmp/three.md")" = 12 ] && [ "$(grep -c "| prod-plain | prod |" "$tmp/three.md")" = 12 ]'
 ktap_finished
