@@ -17,11 +17,13 @@
 #           (cost-stats.py counts); the tables by function need the
 #           symbols a run commits since 2026-12-05 (BASE-counts-KERNEL.map.xz,
 #           cost-stats.py mapsubset). Writes build/bench/counts.md (OUT).
-#   times   make bench-tables TIMES=1: the timed table of a run on the
-#           host's clock (BASE: cost-2026-12-05-hostclock) again, from its
-#           raw samples and the seed its Command line names, which fixes
-#           the resampling: the same rows as BASE.md, and every round's
-#           ratio. Writes build/bench/times.md (OUT).
+#   times   make bench-tables BASE=... of a run with BASE-times.raw.xz: the
+#           timed table of a run on the host's clock (BASE:
+#           cost-2026-12-05-hostclock) again, from its raw samples, the
+#           enqueue kernels (ENQ_KERNELS) and the seed its Command line
+#           names, which fix the pairs and the resampling: the same rows
+#           as BASE.md, and every round's ratio. Writes
+#           build/bench/times.md (OUT).
 set -euo pipefail
 
 top=$(cd "$(dirname "$0")/../.." && pwd)
@@ -40,17 +42,10 @@ if [ "$mode" = times ]; then
 	tmp=$(mktemp -d)
 	trap 'rm -rf "$tmp"' EXIT
 	xz -dc "$raw" >"$tmp/times.raw"
-	# the pairs the driver tabled: the enqueue pair of its Command
-	# line (ENQ_KERNELS, printed shell-quoted), the flush pairs when
-	# the run had flush boots, the spin's when it had the spin
+	# the enqueue kernels of its Command line (ENQ_KERNELS, printed
+	# shell-quoted); cost-stats.py adds the flush pairs the raw holds
 	enq=$(grep -m1 '^Command: ' "$res/$base.md" | grep -o 'ENQ_KERNELS=\([^ \\]\|\\ \)*' |
 		sed 's/^ENQ_KERNELS=//; s/\\ / /g' || true)
-	read -r ea eb ec <<<"${enq:-prod-plain prod}"
-	pairs="$ea $eb${ec:+ $ea $ec $eb $ec}"
-	! grep -q '^prod-flush ' "$tmp/times.raw" ||
-		pairs="$pairs prod-flush-plain prod-flush"
-	! grep -q '^prod-flush-spin ' "$tmp/times.raw" ||
-		pairs="$pairs prod-flush-plain prod-flush-spin prod-flush prod-flush-spin"
 	mkdir -p "$(dirname "$out")"
 	{
 		echo "# The timed table of $base, made again from its raw samples"
@@ -59,7 +54,7 @@ if [ "$mode" = times ]; then
 		echo "resampled with the run's seed $seed."
 		echo
 		# shellcheck disable=SC2086 # a kernel a word
-		SEED=$seed python3 "$top/selftests/bench/cost/cost-stats.py" times "$tmp/times.raw" $pairs
+		SEED=$seed python3 "$top/selftests/bench/cost/cost-stats.py" times "$tmp/times.raw" ${enq:-prod-plain prod}
 	} >"$out.tmp"
 	mv "$out.tmp" "$out"
 	echo "bench-$mode: $out"

@@ -22,11 +22,13 @@
 # cost-stats.py mapsubset DIR KERNEL: the part of DIR/cost-KERNEL.map that
 # the plugin's H lines need, which a result commits beside them.
 #
-# cost-stats.py times RAW KERNEL_A KERNEL_B [KERNEL_A KERNEL_B ...]: the
-# timed tables from the raw lines run.sh collects, "KERNEL ROUND METRIC
-# VALUE"; each pair's second kernel against its first, by per-round ratios
-# (both booted in the same round), with a 95 % interval from resampling the
-# rounds (SEED, BOOT resamples: 2000), and every round's ratio.
+# cost-stats.py times RAW ENQ_KERNEL ENQ_KERNEL [ENQ_KERNEL]: the timed
+# tables from the raw lines run.sh collects, "KERNEL ROUND METRIC VALUE";
+# by pairs (time_pairs: the enqueue kernels, then the flush kernels the
+# raw lines hold), each pair's second kernel against its first, by
+# per-round ratios (both booted in the same round), with a 95 % interval
+# from resampling the rounds (SEED, BOOT resamples: 2000), and every
+# round's ratio.
 #
 # Python's standard library only.
 import bisect
@@ -325,7 +327,23 @@ def insns_by_function(data, kernels, buckets):
 	return "\n".join(out)
 
 
-def times(raw, pairs, seed, boot):
+def time_pairs(enq, kernels):
+	"""the pairs a timed run is tabled by: each enqueue kernel (ENQ_KERNELS)
+	against the first, a third against the second; prod-flush against
+	prod-flush-plain when the run booted them (KERNELS), and the spinning
+	flusher against both when it booted that too"""
+	pairs = [(enq[0], k) for k in enq[1:]]
+	if len(enq) == 3:
+		pairs.append((enq[1], enq[2]))
+	if "prod-flush" in kernels:
+		pairs.append(("prod-flush-plain", "prod-flush"))
+	if "prod-flush-spin" in kernels:
+		pairs += [("prod-flush-plain", "prod-flush-spin"),
+			  ("prod-flush", "prod-flush-spin")]
+	return pairs
+
+
+def times(raw, enq, seed, boot):
 	rng = random.Random(seed)
 	vals = {}  # (kernel, metric): {round: value}
 	env = {}
@@ -346,6 +364,7 @@ def times(raw, pairs, seed, boot):
 	for (k, m) in vals:
 		if m not in metrics:
 			metrics.append(m)
+	pairs = time_pairs(enq, set(k for k, _ in vals))
 	out.append("| metric | lower is better | kernel A | kernel B | A: median [95 %] | B: median [95 %] | B / A per round: median [95 %] | rounds B better | smallest cost detectable |")
 	out.append("|" + "---|" * 9)
 	per_round = []  # (metric, A, B, {round: ratio})
@@ -692,10 +711,8 @@ def main():
 	elif len(sys.argv) == 6 and sys.argv[1] == "sweep" and sys.argv[5].split():
 		print(sweep(sys.argv[2], sys.argv[3], sys.argv[4].split(),
 			    sorted(int(n) for n in sys.argv[5].split())))
-	elif len(sys.argv) >= 5 and sys.argv[1] == "times" and len(sys.argv) % 2 == 1:
-		ks = sys.argv[3:]
-		pairs = [(ks[i], ks[i + 1]) for i in range(0, len(ks), 2)]
-		print(times(sys.argv[2], pairs, int(os.environ.get("SEED", "1")),
+	elif len(sys.argv) in (5, 6) and sys.argv[1] == "times":
+		print(times(sys.argv[2], sys.argv[3:], int(os.environ.get("SEED", "1")),
 			    int(os.environ.get("BOOT", "2000"))))
 	elif len(sys.argv) == 4 and sys.argv[1] == "mapsubset":
 		print(mapsubset(sys.argv[2], sys.argv[3]))

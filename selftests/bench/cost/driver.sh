@@ -56,10 +56,6 @@ read -r enq_a enq_b enq_c enq_more <<<"$enq_kernels" || true
 	echo "bench-cost: ENQ_KERNELS=$enq_kernels: two or three different kernels, the baseline first (prod-plain prod, prod-plain prod@3 prod), please" >&2
 	exit 2
 }
-# the enqueue pairs tabled: each kernel against the baseline, and a third
-# against the second (prod against prod@3: what the patches after the
-# prefix add, in the same rounds)
-enq_pairs="$enq_a $enq_b${enq_c:+ $enq_a $enq_c $enq_b $enq_c}"
 [[ "$flush" =~ ^[01]$ ]] || {
 	echo "bench-cost: FLUSH=$flush: 0 (no flush boots) or 1, please" >&2
 	exit 2
@@ -269,11 +265,11 @@ if [ "${TIMES:-1}" = 1 ]; then
 			echo "idle=poll was in force in every boot: its /proc/cmdline carried it (the guest's I cmdline line, checked after each boot; the run stops at the first without)."
 		echo "$(( ($(date +%s) - start) / 60 )) min in all (the counting boots included)."
 		echo
-		# shellcheck disable=SC2046 # the spin's pairs, a kernel a word
-		SEED=$seed python3 "$top/selftests/bench/cost/cost-stats.py" times "$raw" \
-			$enq_pairs \
-			$([ "$flush" = 0 ] || echo prod-flush-plain prod-flush) \
-			$([ "$flush" = 0 ] || [ "$flush_spin" = 0 ] || echo prod-flush-plain prod-flush-spin prod-flush prod-flush-spin)
+		# each enqueue kernel against the first, a third against the
+		# second (prod against prod@3: what the patches after the prefix
+		# add, in the same rounds); the flush pairs of the kernels booted
+		# shellcheck disable=SC2086 # a kernel a word
+		SEED=$seed python3 "$top/selftests/bench/cost/cost-stats.py" times "$raw" $enq_kernels
 		echo
 		echo "Host load and steal time per boot (steal: the share of this host's"
 		echo "CPU time its own hypervisor took while the boot ran):"
