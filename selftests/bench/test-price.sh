@@ -78,6 +78,7 @@ regenerates() {
 }
 # shellcheck disable=SC2034 # both read by the tests' eval strings
 table_rows='^| [a-z0-9-]*_[a-z0-9_]* | \(yes\|no\) |'
+# shellcheck disable=SC2034
 all_rows='^| [a-z0-9-]*_[a-z0-9_]* |'
 
 # the timed table of a host-clock run, from its raw samples and seed: the
