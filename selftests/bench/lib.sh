@@ -36,6 +36,14 @@ export WQRT_VM_APPEND="${WQRT_VM_APPEND:+$WQRT_VM_APPEND }tsc=reliable"
 # guest never enables a tracepoint, boots with this on its command line.
 no_trace_hold=wqrt.trace_hold=0
 
+# no_trace_hold_check LOG NAME: stop the run unless the guest of boot NAME
+# held no tracepoints (its "I trace_hold 0" line: no_trace_hold in force)
+no_trace_hold_check() {
+	grep -q '^I trace_hold 0$' "$1" && return 0
+	echo "bench-$what: the guest of $2 held tracepoints (lib.sh's no_trace_hold not in force): $(grep '^I trace_hold' "$1" || echo 'no trace_hold line')" >&2
+	exit 1
+}
+
 # A latency benchmark runs on a quiet host or not at all (quiet.sh): the
 # host is checked when the bench lock is taken and before every boot, and
 # every result says how the checks went (a forced run first). Boots that
@@ -238,13 +246,13 @@ count_boot() { # KERNEL SMP NAME RUNS [CASES]: $out/NAME.{log,plugin,map,env}
 	after=$(cat /proc/loadavg)
 	sed -i 's/\r$//' "$out/$name.log"
 	if ! grep -q '^I kernel' "$out/$name.log" ||
-		! grep -q '^I trace_hold 0$' "$out/$name.log" ||
 		! grep -q '^B ' "$out/$name.log" ||
 		! grep -q '^E wqcount done' "$out/$name.plugin"; then
 		cat "$out/$name.vmout"
 		echo "bench-$what: the counting boot $name on $k did not finish" >&2
 		exit 1
 	fi
+	no_trace_hold_check "$out/$name.log" "$name"
 	cp "$(cat "$out/stage-$k/.kdir")/obj/System.map" "$out/$name.map"
 	{
 		env_record "$name" "$k" "$before" "$after"

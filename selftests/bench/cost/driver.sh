@@ -210,10 +210,7 @@ if [ "${TIMES:-1}" = 1 ]; then
 			grep '^E ' "$log" && { cat "$out/cost-t-$k-$r.vmout"; exit 1; }
 			# no held tracepoints, and the control's parameter: in
 			# force, or the run stops
-			grep -q '^I trace_hold 0$' "$log" || {
-				echo "bench-cost: the guest of cost-t-$k-$r held tracepoints (lib.sh's no_trace_hold not in force): $(grep '^I trace_hold' "$log" || echo 'no trace_hold line')" >&2
-				exit 1
-			}
+			no_trace_hold_check "$log" "cost-t-$k-$r"
 			if [ "$idle_poll" = 1 ] && ! grep -q '^I cmdline .*\bidle=poll\b' "$log"; then
 				echo "bench-cost: IDLE_POLL=1 but the guest of cost-t-$k-$r booted without idle=poll: $(grep '^I cmdline' "$log" || echo 'no cmdline line')" >&2
 				exit 1
