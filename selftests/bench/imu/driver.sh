@@ -45,6 +45,13 @@ icount=${ICOUNT:-shift=0,sleep=off}
 icount_timeout=${ICOUNT_TIMEOUT:-1000}
 # the default list is vm-imu.sh's, written there only
 variants=${VARIANTS:-$(guest_default "$top/selftests/bench/imu/vm-imu.sh" VARIANTS)}
+# SWITCHES=all: every task's switches traced, to say what ran on a late
+# start's CPU (vm-imu.sh)
+switches=${SWITCHES:-kworkers}
+case "$switches" in
+all | kworkers) ;;
+*) echo "bench-imu: SWITCHES=$switches: all or kworkers, please" >&2; exit 2 ;;
+esac
 seed=${SEED:-$(od -An -N4 -tu4 /dev/urandom | tr -d ' ')}
 # the shipped variant: the attributes conf/conf.d/50-uart-imu.conf
 # sets once uncommented (its profile's keys, and cpumask=irq for the
@@ -66,6 +73,7 @@ cp "$top/selftests/bench/imu/imu-trace.awk" "$stage/"
 sed -i "s/^ROUNDS=.*/ROUNDS=$rounds/; s/^COUNT=.*/COUNT=$count/;
 	s/^PERIOD_US=.*/PERIOD_US=$period_us/; s/^FRAME_LEN=.*/FRAME_LEN=$frame_len/;
 	s/^TIMERLAT_S=.*/TIMERLAT_S=${TIMERLAT_S:-2}/;
+	s/^SWITCHES=.*/SWITCHES=$switches/;
 	s/^VARIANTS=.*/VARIANTS=\"$variants\"/;
 	s/^SHIPPED=.*/SHIPPED=\"$shipped\"/" "$stage/vm-imu.sh"
 # the host mode's guest reads what imu_sender sends from the host
@@ -149,7 +157,7 @@ table=$out/imu.md
 	echo "Late: read more than $((limit_us / 1000)) ms after its write(), or lost (the host mode: a gap over"
 	echo "$((limit_us / 1000)) ms at the reader); the writer's own wake-up is shown beside, never counted."
 	echo
-	echo "Command: \`$(for v in MODES ICOUNT ROUNDS COUNT PERIOD_US FRAME_LEN LIMIT_US TIMERLAT_S VARIANTS IMU_KERNEL TAG; do [ -z "${!v:-}" ] || printf '%s=%q ' "$v" "${!v}"; done)SEED=$seed make bench-imu\`"
+	echo "Command: \`$(for v in MODES ICOUNT ROUNDS COUNT PERIOD_US FRAME_LEN LIMIT_US TIMERLAT_S SWITCHES VARIANTS IMU_KERNEL TAG; do [ -z "${!v:-}" ] || printf '%s=%q ' "$v" "${!v}"; done)SEED=$seed make bench-imu\`"
 	echo
 	echo "Variants (the workqueue's attributes and the kworkers' policies as"
 	echo "each run saw them are the W lines of the raw samples):"

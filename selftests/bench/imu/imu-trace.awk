@@ -13,8 +13,15 @@
 # ways: preempted (switched out runnable), asleep (switched out blocked,
 # up to its wakeup) and waited (woken, runnable, not yet switched in);
 # IDLE is how much of the waited time the CPU it was woken onto ran its
-# idle task: a wakeup that did not reach that CPU. Variables: v (the
-# variant), r (the round), wqname. A trace line: "<comm>-<pid> [cpu]
+# idle task: a wakeup that did not reach that CPU. With every task's
+# switches in the trace (switches=all), a B line after each D line says
+# what ran on the CPU the work started on, from the queueing to the
+# start (the worker itself included, if it ran before):
+#   B VARIANT ROUND START CPU COMM-PID,PRIO,NS ... (longest first, at
+#     most six, then other,-,NS for the rest)
+# PRIO as sched_switch prints it (below 100: real-time, 99 - rtprio;
+# 100-139: SCHED_OTHER, 120 + nice). Variables: v (the variant), r (the
+# round), wqname, switches (all: record every switch). A trace line: "<comm>-<pid> [cpu]
 # flags secs.usecs: event: ..."; a work item is queued once while
 # pending, so a queue and the next start of the same work struct pair up.
 # the line's time stamp, a number: a string from substr() would compare
@@ -48,6 +55,22 @@ function cpu(   i) {
 /sched_switch:/ {
 	t = ts()
 	c = cpu()
+	# every switch: the task switched out ran on C since the CPU's
+	# previous switch
+	if (switches == "all") {
+		n = ++nsw[c]
+		swt[c, n] = t
+		pc = $0; sub(/.* prev_comm=/, "", pc); sub(/ prev_pid=.*/, "", pc)
+		gsub(/[ ,]/, "_", pc)
+		pp = $0; sub(/.* prev_pid=/, "", pp); sub(/ .*/, "", pp)
+		pr = $0; sub(/.* prev_prio=/, "", pr); sub(/ .*/, "", pr)
+		swp[c, n] = pc "-" pp "," pr
+		nc = $0; sub(/.* next_comm=/, "", nc); sub(/ next_pid=.*/, "", nc)
+		gsub(/[ ,]/, "_", nc)
+		np = $0; sub(/.* next_pid=/, "", np); sub(/ .*/, "", np)
+		nr = $0; sub(/.* next_prio=/, "", nr); sub(/ .*/, "", nr)
+		cur[c] = nc "-" np "," nr
+	}
 	# the idle task's switches: the intervals each CPU was idle
 	if ($0 ~ / next_pid=0 /)
 		idle_from[c] = t
@@ -89,6 +112,41 @@ function idle(c, from, to,   i, s, e, sum) {
 	if ((c in idle_from) && idle_from[c] < to)
 		sum += to - (idle_from[c] > from ? idle_from[c] : from)
 	return sum
+}
+# ran(C, FROM, TO): the B line's list, who ran on CPU C between FROM and
+# TO, by the switches recorded (a task's run: from the CPU's previous
+# switch to the one that switched it out)
+function ran(c, from, to,   i, s, e, k, sum, out, best, bk, m) {
+	for (k in sum)
+		delete sum[k]
+	for (i = nsw[c]; i >= 2 && swt[c, i] > from; i--) {
+		s = swt[c, i - 1] > from ? swt[c, i - 1] : from
+		e = swt[c, i] < to ? swt[c, i] : to
+		if (e > s)
+			sum[swp[c, i]] += e - s
+	}
+	# and the task on it since its last switch
+	if (nsw[c] && to > swt[c, nsw[c]])
+		sum[cur[c]] += to - (swt[c, nsw[c]] > from ? swt[c, nsw[c]] : from)
+	out = ""
+	for (m = 0; m < 6; m++) {
+		best = -1
+		for (k in sum)
+			if (sum[k] > best) {
+				best = sum[k]
+				bk = k
+			}
+		if (best < 0)
+			break
+		out = out sprintf(" %s,%.0f", bk, best * 1e9)
+		delete sum[bk]
+	}
+	best = 0
+	for (k in sum)
+		best += sum[k]
+	if (best > 0)
+		out = out sprintf(" other,-,%.0f", best * 1e9)
+	return out
 }
 # the last wakeup of P in (FROM, TO], or 0
 function woken(p, from, to,   i) {
@@ -140,6 +198,9 @@ function woken(p, from, to,   i) {
 			printf "D %s %s %.0f %.0f %.0f %s %.0f %.0f %.0f %.0f\n", v, r, (t - q[w]) * 1e9, wk,
 				p in sw ? (sw[p] - q[w]) * 1e9 : -1e12, $1, pre * 1e9, blk * 1e9,
 				wait * 1e9, idl * 1e9
+			if (switches == "all")
+				printf "B %s %s %.0f %d%s\n", v, r, (t - q[w]) * 1e9, cpu(),
+					ran(cpu(), q[w], t)
 		}
 		delete q[w]
 	}

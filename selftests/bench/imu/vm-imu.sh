@@ -24,6 +24,10 @@
 #                                 switched in, from the queueing, how long it
 #                                 was off the CPU since: preempted (R) or
 #                                 asleep (blocked, e.g. creating a worker)
+#   B VARIANT ROUND NS CPU TASK,PRIO,NS...
+#                                 with SWITCHES=all, after each D line:
+#                                 what ran on the CPU the work started
+#                                 on, from the queueing to the start
 #   V VARIANT ROUND skipped: why  a variant this kernel refuses
 #   H timerlat50 ROUND US COUNT   after each round, rtla timerlat at FIFO 50
 #                                 for TIMERLAT_S s at the same period on
@@ -53,6 +57,11 @@ PERIOD_US=${PERIOD_US:-1000}
 FRAME_LEN=${FRAME_LEN:-8}
 ROUNDS=${ROUNDS:-5}
 TIMERLAT_S=${TIMERLAT_S:-2}
+# SWITCHES=all: every task's sched_switch in the trace, not only the
+# kworkers' and the idle task's, so that a late start also says what ran
+# on its CPU meanwhile (B lines): a tracing cost on every switch, the
+# same in every variant, so off unless asked (a stall's diagnosis)
+SWITCHES=${SWITCHES:-kworkers}
 # FEED=1: the frames come from outside, imu_sender on the host through the
 # UART's serial backend (make bench-imu's host-clock mode): no writer, no
 # loopback; imu_uart -R prints the gaps at the reader (G lines)
@@ -108,8 +117,14 @@ tracing=0
 if [ -d "$tracefs/events/workqueue/workqueue_execute_start" ]; then
 	tracing=1
 	echo mono >"$tracefs/trace_clock"
-	echo 8192 >"$tracefs/buffer_size_kb"
-	echo "I trace: workqueue_queue_work/workqueue_execute_start, clock mono"
+	# every switch of a run under the load: about ten times the
+	# kworkers'; a ring that wraps loses the start of the run
+	if [ "$SWITCHES" = all ]; then
+		echo 65536 >"$tracefs/buffer_size_kb"
+	else
+		echo 8192 >"$tracefs/buffer_size_kb"
+	fi
+	echo "I trace: workqueue_queue_work/workqueue_execute_start, clock mono, sched_switch of $SWITCHES"
 else
 	echo "I trace: no workqueue trace events in this kernel (CONFIG_EVENT_TRACING off), no queue_work -> flush_to_ldisc figures"
 fi
@@ -127,8 +142,9 @@ trace_on() {
 	# a CPU, and whether that CPU sat idle meanwhile (imu-trace.awk)
 	if [ -d "$tracefs/events/sched/sched_wakeup" ]; then
 		echo 'comm ~ "kworker/*"' >"$tracefs/events/sched/sched_wakeup/filter"
-		echo 'prev_comm ~ "kworker/*" || next_comm ~ "kworker/*" || prev_pid == 0 || next_pid == 0' \
-			>"$tracefs/events/sched/sched_switch/filter"
+		[ "$SWITCHES" = all ] ||
+			echo 'prev_comm ~ "kworker/*" || next_comm ~ "kworker/*" || prev_pid == 0 || next_pid == 0' \
+				>"$tracefs/events/sched/sched_switch/filter"
 		echo 1 >"$tracefs/events/sched/sched_wakeup/enable"
 		echo 1 >"$tracefs/events/sched/sched_switch/enable"
 	fi
@@ -146,7 +162,7 @@ trace_off() { # VARIANT ROUND: T lines for every flush_to_ldisc of the flip work
 		echo 0 >"$tracefs/events/sched/$e/enable"
 		echo 0 >"$tracefs/events/sched/$e/filter"
 	done
-	awk -v v="$1" -v r="$2" -v wqname="${WQ:-ttyS-serial_8250}" \
+	awk -v v="$1" -v r="$2" -v wqname="${WQ:-ttyS-serial_8250}" -v switches="$SWITCHES" \
 		-f "$(dirname "$0")/imu-trace.awk" "$tracefs/trace"
 	if grep -q 'LOST.*EVENTS' "$tracefs/trace"; then
 		echo "I trace $1 $2: the ring buffer lost events"
