@@ -48,6 +48,7 @@ class Run:
 		self.w = []		# W lines
 		self.gaps = []		# -R (host-clock mode): gap ns per frame read
 		self.late = []		# D lines: (start, wake, switch-in, preempted, asleep, waited, idle) ns
+		self.ran = []		# B lines: (start ns, cpu, [(task, prio, ns)])
 
 	def seq_lat(self):
 		return [self.frames[k][1] for k in sorted(self.frames)]
@@ -73,7 +74,7 @@ def read(path):
 				# rtla timerlat's histogram: us, count
 				hist.setdefault(mode, {}).setdefault(int(w[3]), []).append(
 					(int(w[4]), int(w[5])))
-			elif t in ("F", "X", "T", "W", "G", "D") and len(w) >= 4:
+			elif t in ("F", "X", "T", "W", "G", "D", "B") and len(w) >= 4:
 				try:
 					rnd = int(w[3])
 				except ValueError:
@@ -94,6 +95,12 @@ def read(path):
 					ext = [int(x) for x in w[8:12]]
 					ext += [-1] * (4 - len(ext))
 					r.late.append((int(w[4]), int(w[5]), int(w[6]), *ext))
+				elif t == "B" and len(w) >= 6:
+					# SWITCHES=all: TASK,PRIO,NS each (a comm's
+					# spaces and commas made _)
+					tasks = [x.rsplit(",", 2) for x in w[6:]]
+					r.ran.append((int(w[4]), int(w[5]),
+						      [(a, b, int(c)) for a, b, c in tasks]))
 				elif t == "G" and len(w) >= 7 and int(w[6]) >= 0:
 					r.gaps.append(int(w[6]))
 			else:
@@ -243,6 +250,50 @@ def late_starts(rows):
 	print()
 
 
+def policy(prio):
+	"""sched_switch's prio as a policy: below 0 deadline, below 100
+	real-time (99 - rtprio), else SCHED_OTHER at 120 + nice"""
+	try:
+		p = int(prio)
+	except ValueError:
+		return prio
+	if p < 0:
+		return "deadline"
+	if p < 100:
+		return "rt %d" % (99 - p)
+	return "nice %d" % (p - 120)
+
+
+def ran_meanwhile(rows):
+	"""SWITCHES=all: what ran on the CPU each late start ran on, from
+	its queueing to its start (B lines), summed over a run's late
+	starts: the tasks that held it longest"""
+	print("What ran on the CPU the late flip work started on, from its")
+	print("queue_work() to its start (every switch traced: SWITCHES=all), over")
+	print("the run's starts over 10 ms: the tasks that held that CPU longest,")
+	print("their policy as sched_switch printed it, their time and share:")
+	print()
+	print("| variant | round | late starts | their windows, ms | longest on the CPU: task (policy) ms, share |")
+	print("|---|---|---|---|---|")
+	for v, rr in rows:
+		for r in sorted(rr):
+			b = rr[r].ran
+			if not b:
+				continue
+			tot = sum(x[0] for x in b)
+			by = {}
+			for _, _, tasks in b:
+				for task, prio, ns in tasks:
+					key = (task, policy(prio) if task != "other" else "the rest")
+					by[key] = by.get(key, 0) + ns
+			top = sorted(by.items(), key=lambda kv: -kv[1])[:5]
+			print("| %s | %d | %d | %.1f | %s |" % (
+				v, r, len(b), tot / 1e6, "; ".join(
+					"%s (%s) %.1f, %.0f %%" % (t, pol, ns / 1e6, 100.0 * ns / tot)
+					for (t, pol), ns in top)))
+	print()
+
+
 def main():
 	raw, outdir = sys.argv[1], sys.argv[2]
 	limit_ns = int(os.environ.get("LIMIT_US", "2000")) * 1000
@@ -276,6 +327,8 @@ def main():
 			feed_tables(rows, limit_ns, rng, nboot)
 			if any(run.late for _, rr in rows for run in rr.values()):
 				late_starts(rows)
+			if any(run.ran for _, rr in rows for run in rr.values()):
+				ran_meanwhile(rows)
 			continue
 		# the rounds every variant ran in: the pairs of the ratios
 		common = sorted(set.intersection(*(set(rr) for _, rr in rows)))
@@ -379,6 +432,8 @@ def main():
 		print()
 		if any(run.late for _, rr in rows for run in rr.values()):
 			late_starts(rows)
+		if any(run.ran for _, rr in rows for run in rr.values()):
+			ran_meanwhile(rows)
 		if mode in hist:
 			h = hist[mode]
 			tot = sum(c for r in h for _, c in h[r])

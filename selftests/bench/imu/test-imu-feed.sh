@@ -19,7 +19,7 @@ if [ "$(id -u)" != 0 ]; then
 	ktap_skip_all "imu_uart's reader needs SCHED_FIFO (root)"
 	exit 0
 fi
-ktap_set_plan 9
+ktap_set_plan 10
 gcc -O2 -Wall -Wextra -Werror -pthread -o "$tmp/imu_uart" "$top/selftests/bench/imu/imu_uart.c" &&
 	gcc -O2 -Wall -Wextra -Werror -o "$tmp/imu_sender" "$top/selftests/bench/imu/imu_sender.c" ||
 	{ ktap_exit_fail_msg "imu_uart or imu_sender does not build"; }
@@ -132,4 +132,15 @@ MODES=tcg VARIANTS="slow-writer slow-path" BOOT=50 BOOT_Q=20 \
 	python3 "$top/selftests/bench/imu/imu-stats.py" "$tmp/late.raw" "$tmp" >"$tmp/late.md" 2>"$tmp/late.err"
 ktap_test_result "imu-stats.py: late starts split into woken late, asleep, preempted and waiting on an idle CPU" \
 	grep -q "^| slow-path | 1 | 4 | 1 | 1 | 1 | 1 (1) | 0 | 30.0 / 98.0 |" "$tmp/late.md"
+# SWITCHES=all: what ran on the late starts' CPU, summed over the run's
+# B lines: a nice-0 hog 97 + 15 ms, a FIFO 40 writer 1 + 4 ms, the rest
+{
+	cat "$tmp/late.raw"
+	echo "tcg B slow-path 1 98000000 0 hog-600,120,97000000 writer-700,59,1000000"
+	echo "tcg B slow-path 1 20000000 0 hog-600,120,15000000 writer-700,59,4000000 other,-,1000000"
+} >"$tmp/ran.raw"
+MODES=tcg VARIANTS="slow-writer slow-path" BOOT=50 BOOT_Q=20 \
+	python3 "$top/selftests/bench/imu/imu-stats.py" "$tmp/ran.raw" "$tmp" >"$tmp/ran.md" 2>"$tmp/ran.err"
+ktap_test_result "imu-stats.py: what ran on the late starts' CPU, longest first, with its policy" \
+	grep -qF "| slow-path | 1 | 2 | 118.0 | hog-600 (nice 0) 112.0, 95 %; writer-700 (rt 40) 5.0, 4 %; other (the rest) 1.0, 1 % |" "$tmp/ran.md"
 ktap_finished
