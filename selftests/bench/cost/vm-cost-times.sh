@@ -21,8 +21,6 @@ insmod /wqrt/wqrt_bench.ko || { echo "E cannot load wqrt_bench.ko"; exit 1; }
 echo "I kernel $(uname -r) vcpus $(nproc) possible $(cat /sys/devices/system/cpu/possible) mode $MODE"
 # what the boot was given (make bench-cost IDLE_POLL=1 checks idle=poll)
 echo "I cmdline $(cat /proc/cmdline)"
-# the init's held tracepoints (lib.sh's no_trace_hold): 0 instances here
-echo "I trace_hold $(ls /sys/kernel/tracing/instances 2>/dev/null | grep -c '^wqrt-vm-hold')"
 echo "I clocksource $(cat /sys/devices/system/clocksource/clocksource0/current_clocksource 2>/dev/null || echo unknown)"
 ctl=/sys/kernel/debug/wqrt_bench
 

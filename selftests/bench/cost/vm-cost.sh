@@ -18,8 +18,6 @@ ctl=/sys/kernel/debug/wqrt_bench/cost
 insmod /wqrt/wqrt_bench.ko || { echo "E cannot load wqrt_bench.ko"; exit 1; }
 echo "I kernel $(uname -r) vcpus $(nproc) runs $RUNS"
 echo "I cmdline $(cat /proc/cmdline)"
-# the init's held tracepoints (lib.sh's no_trace_hold): 0 instances here
-echo "I trace_hold $(ls /sys/kernel/tracing/instances 2>/dev/null | grep -c '^wqrt-vm-hold')"
 # make bench-flush-sweep checks that the boot saw the possible CPUs it was
 # given (-smp 2,maxcpus=N)
 echo "I possible $(cat /sys/devices/system/cpu/possible) online $(cat /sys/devices/system/cpu/online)"

@@ -14,6 +14,8 @@
 # LOCKSTAT=1: the same on the lock_stat kernels (perf.config, lock
 # debugging on): a diagnostic of pool->lock (contentions, wait and
 # hold times), whose throughput and latency are not the prod ones.
+# its guest enables no event: no held probe in what it times (lib.sh)
+hold_tracepoints=0
 lockstat=${LOCKSTAT:-0}
 if [ "$lockstat" = 1 ]; then
 	name=enqueue-lockstat family=perf

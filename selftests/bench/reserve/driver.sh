@@ -9,6 +9,8 @@
 # workers costs, per worker (selftests/bench/reserve/vm-reserve.sh), on the
 # production-like kernel (RESERVE_KERNEL, prod), ROUNDS (5) boots,
 # the reserve grown to each of SIZES (8 64) in every boot.
+# its guest enables no event: no held probe in what it times (lib.sh)
+hold_tracepoints=0
 kernel=${RESERVE_KERNEL:-prod}
 rounds=${ROUNDS:-5} sizes=${SIZES:-8 64}
 [[ "$rounds" =~ ^[1-9][0-9]?$ ]] || { echo "bench-reserve: ROUNDS=$rounds: 1 to 99, please" >&2; exit 2; }
