@@ -13,30 +13,78 @@
 # ways: preempted (switched out runnable), asleep (switched out blocked,
 # up to its wakeup) and waited (woken, runnable, not yet switched in);
 # IDLE is how much of the waited time the CPU it was woken onto ran its
-# idle task: a wakeup that did not reach that CPU. With every task's
-# switches in the trace (switches=all), a B line after each D line says
-# what ran on the CPU the work started on, from the queueing to the
-# start (the worker itself included, if it ran before):
+# idle task: a wakeup that did not reach that CPU. Variables: v (the
+# variant), r (the round), wqname; windows, a file: each D line's
+# "QUEUED START CPU" (seconds) written there for the second pass.
+#
+# The second pass (pass=ran; first the windows file, then a trace of
+# every switch on those CPUs, SWITCHES=all's instance) says what ran on
+# the CPU the late work started on, from the queueing to the start (the
+# worker itself included, if it ran before), a B line a window:
 #   B VARIANT ROUND START CPU COMM-PID,PRIO,NS ... (longest first, at
 #     most six, then other,-,NS for the rest)
 # PRIO as sched_switch prints it (below 100: real-time, 99 - rtprio;
-# 100-139: SCHED_OTHER, 120 + nice). Variables: v (the variant), r (the
-# round), wqname, switches (all: record every switch). A trace line: "<comm>-<pid> [cpu]
-# flags secs.usecs: event: ..."; a work item is queued once while
-# pending, so a queue and the next start of the same work struct pair up.
+# 100-139: SCHED_OTHER, 120 + nice). Two passes, because every switch
+# of a run under the load is some 100000 lines, too many to read under
+# -icount after every run: the second reads them only after a run with
+# a late start.
+#
+# A trace line: "<comm>-<pid> [cpu] flags secs.usecs: event: ..."; a
+# work item is queued once while pending, so a queue and the next start
+# of the same work struct pair up.
 # the line's time stamp, a number: a string from substr() would compare
 # with the sums below as strings, at six digits (awk's CONVFMT)
+# (the fourth field, unless a comm with spaces moved it: the second pass
+# reads some 100000 lines under -icount)
 function ts(   i) {
+	if ($4 ~ /^[0-9]+\.[0-9]+:$/)
+		return substr($4, 1, length($4) - 1) + 0
 	for (i = 1; i <= NF; i++)
 		if ($i ~ /^[0-9]+\.[0-9]+:$/)
 			return substr($i, 1, length($i) - 1) + 0
 	return -1
 }
 function cpu(   i) {
+	if ($2 ~ /^\[[0-9]+\]$/)
+		return substr($2, 2, length($2) - 2) + 0
 	for (i = 1; i <= NF; i++)
 		if ($i ~ /^\[[0-9]+\]$/)
 			return substr($i, 2, length($i) - 2) + 0
 	return -1
+}
+# the second pass: the windows first
+pass == "ran" && FNR == NR {
+	nwin++
+	wq_at[nwin] = $1 + 0; wstart[nwin] = $2 + 0; wcpu[nwin] = $3 + 0
+	if (nwin == 1 || wq_at[nwin] < first)
+		first = wq_at[nwin]
+	if (wstart[nwin] > last)
+		last = wstart[nwin]
+	next
+}
+# then every switch: the task switched out ran on its CPU since the
+# CPU's previous switch; before the first window only the latest
+# switch of each CPU is kept, unread (who ran when the window opened),
+# after the last none
+pass == "ran" {
+	if (!/sched_switch:/)
+		next
+	t = ts()
+	if (t > last)
+		exit
+	c = cpu()
+	if (t < first) {
+		before[c] = $0
+		before_t[c] = t
+		next
+	}
+	if (!(c in nsw) && (c in before))
+		switched(c, before_t[c], before[c])
+	switched(c, t, $0)
+	next
+}
+pass == "ran" {
+	next
 }
 /workqueue_queue_work:/ && $0 ~ " workqueue=" wqname " " && / function=flush_to_ldisc / {
 	w = $0; sub(/.*work struct=/, "", w); sub(/ .*/, "", w)
@@ -55,22 +103,6 @@ function cpu(   i) {
 /sched_switch:/ {
 	t = ts()
 	c = cpu()
-	# every switch: the task switched out ran on C since the CPU's
-	# previous switch
-	if (switches == "all") {
-		n = ++nsw[c]
-		swt[c, n] = t
-		pc = $0; sub(/.* prev_comm=/, "", pc); sub(/ prev_pid=.*/, "", pc)
-		gsub(/[ ,]/, "_", pc)
-		pp = $0; sub(/.* prev_pid=/, "", pp); sub(/ .*/, "", pp)
-		pr = $0; sub(/.* prev_prio=/, "", pr); sub(/ .*/, "", pr)
-		swp[c, n] = pc "-" pp "," pr
-		nc = $0; sub(/.* next_comm=/, "", nc); sub(/ next_pid=.*/, "", nc)
-		gsub(/[ ,]/, "_", nc)
-		np = $0; sub(/.* next_pid=/, "", np); sub(/ .*/, "", np)
-		nr = $0; sub(/.* next_prio=/, "", nr); sub(/ .*/, "", nr)
-		cur[c] = nc "-" np "," nr
-	}
 	# the idle task's switches: the intervals each CPU was idle
 	if ($0 ~ / next_pid=0 /)
 		idle_from[c] = t
@@ -112,6 +144,39 @@ function idle(c, from, to,   i, s, e, sum) {
 	if ((c in idle_from) && idle_from[c] < to)
 		sum += to - (idle_from[c] > from ? idle_from[c] : from)
 	return sum
+}
+# switched(C, T, LINE): the second pass's record of a switch on CPU C at
+# T: who went (ran since the CPU's previous switch) and who came (runs
+# from T)
+function switched(c, t, line,   n, pc, nc) {
+	n = ++nsw[c]
+	swt[c, n] = t
+	pc = line; sub(/.* prev_comm=/, "", pc); sub(/ prev_pid=.*/, "", pc)
+	nc = line; sub(/.* next_comm=/, "", nc); sub(/ next_pid=.*/, "", nc)
+	gsub(/[ ,]/, "_", pc)
+	gsub(/[ ,]/, "_", nc)
+	swp[c, n] = pc "-" field(line, "prev_pid") "," field(line, "prev_prio")
+	cur[c] = nc "-" field(line, "next_pid") "," field(line, "next_prio")
+}
+# field(LINE, KEY): the value of KEY= in LINE, up to the next space
+function field(line, key,   i) {
+	i = index(line, " " key "=")
+	if (!i)
+		return ""
+	line = substr(line, i + length(key) + 2)
+	i = index(line, " ")
+	return i ? substr(line, 1, i - 1) : line
+}
+END {
+	if (pass != "ran")
+		exit
+	# a CPU that did not switch from before the first window on
+	for (c in before)
+		if (!(c in nsw))
+			switched(c, before_t[c], before[c])
+	for (i = 1; i <= nwin; i++)
+		printf "B %s %s %.0f %d%s\n", v, r, (wstart[i] - wq_at[i]) * 1e9,
+			wcpu[i], ran(wcpu[i], wq_at[i], wstart[i])
 }
 # ran(C, FROM, TO): the B line's list, who ran on CPU C between FROM and
 # TO, by the switches recorded (a task's run: from the CPU's previous
@@ -198,9 +263,8 @@ function woken(p, from, to,   i) {
 			printf "D %s %s %.0f %.0f %.0f %s %.0f %.0f %.0f %.0f\n", v, r, (t - q[w]) * 1e9, wk,
 				p in sw ? (sw[p] - q[w]) * 1e9 : -1e12, $1, pre * 1e9, blk * 1e9,
 				wait * 1e9, idl * 1e9
-			if (switches == "all")
-				printf "B %s %s %.0f %d%s\n", v, r, (t - q[w]) * 1e9, cpu(),
-					ran(cpu(), q[w], t)
+			if (windows != "")
+				printf "%.6f %.6f %d\n", q[w], t, cpu() >windows
 		}
 		delete q[w]
 	}

@@ -25,7 +25,7 @@
 #                                 was off the CPU since: preempted (R) or
 #                                 asleep (blocked, e.g. creating a worker)
 #   B VARIANT ROUND NS CPU TASK,PRIO,NS...
-#                                 with SWITCHES=all, after each D line:
+#                                 with SWITCHES=all, for each D line:
 #                                 what ran on the CPU the work started
 #                                 on, from the queueing to the start
 #   V VARIANT ROUND skipped: why  a variant this kernel refuses
@@ -57,10 +57,10 @@ PERIOD_US=${PERIOD_US:-1000}
 FRAME_LEN=${FRAME_LEN:-8}
 ROUNDS=${ROUNDS:-5}
 TIMERLAT_S=${TIMERLAT_S:-2}
-# SWITCHES=all: every task's sched_switch in the trace, not only the
-# kworkers' and the idle task's, so that a late start also says what ran
-# on its CPU meanwhile (B lines): a tracing cost on every switch, the
-# same in every variant, so off unless asked (a stall's diagnosis)
+# SWITCHES=all: every task's sched_switch traced too, in an instance of
+# its own, so that a late start also says what ran on its CPU meanwhile
+# (B lines): a tracing cost on every switch, the same in every variant,
+# so off unless asked (a stall's diagnosis)
 SWITCHES=${SWITCHES:-kworkers}
 # FEED=1: the frames come from outside, imu_sender on the host through the
 # UART's serial backend (make bench-imu's host-clock mode): no writer, no
@@ -117,16 +117,20 @@ tracing=0
 if [ -d "$tracefs/events/workqueue/workqueue_execute_start" ]; then
 	tracing=1
 	echo mono >"$tracefs/trace_clock"
-	# every switch of a run under the load: about ten times the
-	# kworkers'; a ring that wraps loses the start of the run
-	if [ "$SWITCHES" = all ]; then
-		echo 65536 >"$tracefs/buffer_size_kb"
-	else
-		echo 8192 >"$tracefs/buffer_size_kb"
-	fi
-	echo "I trace: workqueue_queue_work/workqueue_execute_start, clock mono, sched_switch of $SWITCHES"
+	echo 8192 >"$tracefs/buffer_size_kb"
+	echo "I trace: workqueue_queue_work/workqueue_execute_start, clock mono; the kworkers' and the idle task's sched_switch$([ "$SWITCHES" != all ] || echo ", every sched_switch in instance wqrt-imu-switches")"
 else
 	echo "I trace: no workqueue trace events in this kernel (CONFIG_EVENT_TRACING off), no queue_work -> flush_to_ldisc figures"
+fi
+# SWITCHES=all: every switch of a run under the load, some ten times the
+# kworkers', in a ring of their own, read only after a run with a late
+# start (imu-trace.awk's second pass)
+allsw=$tracefs/instances/wqrt-imu-switches
+if [ $tracing = 1 ] && [ "$SWITCHES" = all ]; then
+	mkdir -p "$allsw" && echo mono >"$allsw/trace_clock" &&
+		echo 32768 >"$allsw/buffer_size_kb" &&
+		echo 1 >"$allsw/events/sched/sched_switch/enable" ||
+		{ echo "E SWITCHES=all: cannot set up the tracing instance $allsw"; exit 1; }
 fi
 
 trace_on() {
@@ -142,11 +146,15 @@ trace_on() {
 	# a CPU, and whether that CPU sat idle meanwhile (imu-trace.awk)
 	if [ -d "$tracefs/events/sched/sched_wakeup" ]; then
 		echo 'comm ~ "kworker/*"' >"$tracefs/events/sched/sched_wakeup/filter"
-		[ "$SWITCHES" = all ] ||
-			echo 'prev_comm ~ "kworker/*" || next_comm ~ "kworker/*" || prev_pid == 0 || next_pid == 0' \
-				>"$tracefs/events/sched/sched_switch/filter"
+		echo 'prev_comm ~ "kworker/*" || next_comm ~ "kworker/*" || prev_pid == 0 || next_pid == 0' \
+			>"$tracefs/events/sched/sched_switch/filter"
 		echo 1 >"$tracefs/events/sched/sched_wakeup/enable"
 		echo 1 >"$tracefs/events/sched/sched_switch/enable"
+	fi
+	if [ "$SWITCHES" = all ]; then
+		echo 0 >"$allsw/tracing_on"
+		echo >"$allsw/trace"
+		echo 1 >"$allsw/tracing_on"
 	fi
 	echo 1 >"$tracefs/tracing_on"
 }
@@ -154,6 +162,7 @@ trace_on() {
 trace_off() { # VARIANT ROUND: T lines for every flush_to_ldisc of the flip workqueue
 	[ $tracing = 1 ] || return 0
 	echo 0 >"$tracefs/tracing_on"
+	[ "$SWITCHES" != all ] || echo 0 >"$allsw/tracing_on"
 	for e in workqueue_queue_work workqueue_execute_start; do
 		echo 0 >"$tracefs/events/workqueue/$e/enable"
 	done
@@ -162,12 +171,29 @@ trace_off() { # VARIANT ROUND: T lines for every flush_to_ldisc of the flip work
 		echo 0 >"$tracefs/events/sched/$e/enable"
 		echo 0 >"$tracefs/events/sched/$e/filter"
 	done
-	awk -v v="$1" -v r="$2" -v wqname="${WQ:-ttyS-serial_8250}" -v switches="$SWITCHES" \
+	rm -f /tmp/imu-windows
+	awk -v v="$1" -v r="$2" -v wqname="${WQ:-ttyS-serial_8250}" \
+		-v windows="$([ "$SWITCHES" = all ] && echo /tmp/imu-windows)" \
 		-f "$(dirname "$0")/imu-trace.awk" "$tracefs/trace"
 	if grep -q 'LOST.*EVENTS' "$tracefs/trace"; then
 		echo "I trace $1 $2: the ring buffer lost events"
 	fi
 	echo >"$tracefs/trace"
+	# a late start: what ran on its CPU meanwhile, from every switch.
+	# Long work (the whole ring), so not at this script's FIFO 1: a
+	# preempted RCU reader that RCU boosts to FIFO 1 must get the CPU
+	# back (a FIFO 1 awk over every switch held one off for 21 s, an
+	# RCU stall, in the first try); nice -20 keeps it ahead of the load
+	# (the guest's busybox has renice, not nice)
+	if [ -s /tmp/imu-windows ]; then
+		chrt -o 0 awk -v pass=ran -v v="$1" -v r="$2" \
+			-f "$(dirname "$0")/imu-trace.awk" /tmp/imu-windows "$allsw/trace" &
+		renice -20 -p $! >/dev/null
+		wait $!
+		if grep -q 'LOST.*EVENTS' "$allsw/trace"; then
+			echo "I trace $1 $2: the switches' ring buffer lost events"
+		fi
+	fi
 }
 
 # The load, as in every latency benchmark (load.sh).
