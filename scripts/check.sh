@@ -71,13 +71,14 @@ f=$(grep -c ': FINDING' "$log")
 [ "$rc" = 0 ] || [ "$f" -gt 0 ] || f=1
 record fuzz "$p" "$f"
 
-stage "harness: the QEMU accelerator choice, the arm64 console's host end, the VM verdict (host side), the benchmarks' quiet-host check and price model"
+stage "harness: the QEMU accelerator choice, the arm64 console's host end, the VM verdict (host side), the benchmarks' quiet-host check, boot verdicts and price model"
 log=$results/harness.log
 selftests/vm/test-accel.sh >"$log"
 rc=$?
 selftests/vm/test-uart-peer.sh >>"$log" || rc=1
 selftests/vm/test-verdict.sh >>"$log" || rc=1
 selftests/bench/test-quiet.sh >>"$log" || rc=1
+selftests/bench/test-lib.sh >>"$log" || rc=1
 selftests/bench/test-price.sh >>"$log" || rc=1
 selftests/bench/gpu-submit/test-stats.sh >>"$log" || rc=1
 selftests/bench/imu/test-imu-feed.sh >>"$log" || rc=1

@@ -91,6 +91,19 @@ build_flavour() { # KERNEL -> builds kernel + bench module, prints stage dir
 	echo "$stage"
 }
 
+# guest_kernel_ok VMOUT NAME: stop the benchmark when the kernel of boot
+# NAME panicked, stalled or logged a BUG, WARNING or lockdep report (the
+# VM's verdict, selftests/vm/tap-verdict.sh, in its output VMOUT): what
+# such a boot measured is no result. A boot its timeout cut short is
+# not stopped here: the drivers that allow it keep its finished rounds
+# and say how many ran.
+guest_kernel_ok() {
+	grep -qE '^wqrt-vm: FAIL: the kernel (panicked|reported a stall|log has)' "$1" || return 0
+	grep '^wqrt-vm: FAIL' "$1" | head -n 40 >&2
+	echo "bench-$what: boot $2: its kernel reported the problem above; no table from this run (all of it: $1)" >&2
+	exit 1
+}
+
 boot() { # KERNEL SCRIPT NAME TIMEOUT: run SCRIPT in the VM, log in $out/NAME.log
 	local k=$1 script=$2 name=$3 t=$4 stage s0 l0 append=${WQRT_VM_APPEND:-}
 	[ "$hold_tracepoints" = 1 ] || append="$append $no_trace_hold"
@@ -108,6 +121,7 @@ boot() { # KERNEL SCRIPT NAME TIMEOUT: run SCRIPT in the VM, log in $out/NAME.lo
 	round_watch_stop "$out/$name.rounds"
 	echo "$name $k" >>"$rounds_list"
 	cp "$build/vm/bench-$name/tap.log" "$out/$name.log"
+	guest_kernel_ok "$out/$name.vmout" "$name"
 	# a guest that reached its init's line held what it was asked to
 	# (one that did not is the driver's failed boot)
 	if [ "$hold_tracepoints" = 0 ] && grep -q '^I trace_hold' "$out/$name.log"; then
