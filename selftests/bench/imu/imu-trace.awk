@@ -24,7 +24,13 @@
 #   B VARIANT ROUND START CPU COMM-PID,PRIO,NS ... (longest first, at
 #     most six, then other,-,NS for the rest)
 # PRIO as sched_switch prints it (below 100: real-time, 99 - rtprio;
-# 100-139: SCHED_OTHER, 120 + nice). Two passes, because every switch
+# 100-139: SCHED_OTHER, 120 + nice). With the tick's stack traces of the
+# benchmark's threads in that trace too (vm-imu.sh's stacktrace trigger),
+# an S line a window says where the tick found each of them on that CPU:
+#   S VARIANT ROUND START COMM-PID WHERE,COUNT ... (most often first, at
+#     most four; WHERE the three innermost frames the tick interrupted,
+#     innermost first and joined by <, or user)
+# Two passes, because every switch
 # of a run under the load is some 100000 lines, too many to read under
 # -icount after every run: the second reads them only after a run with
 # a late start.
@@ -66,6 +72,34 @@ pass == "ran" && FNR == NR {
 # CPU's previous switch; before the first window only the latest
 # switch of each CPU is kept, unread (who ran when the window opened),
 # after the last none
+# a stack trace's frames (" => FUNC+OFF/LEN"), after its "<stack trace>"
+# line: the frames below the timer interrupt's entry are where it
+# interrupted the task
+pass == "ran" && stk != "" && /^ => / {
+	f = $2
+	sub(/\+.*/, "", f)
+	if (f == "asm_sysvec_apic_timer_interrupt") {
+		below = 1
+		next
+	}
+	if (below && nbelow < 3)
+		where = where (nbelow++ ? "<" : "") f
+	next
+}
+pass == "ran" && stk != "" {
+	tick(stk_c, stk_t, stk, below ? (where != "" ? where : "user") : "")
+	stk = ""
+}
+pass == "ran" && /<stack trace>/ {
+	stk_t = ts()
+	if (stk_t > last)
+		exit
+	stk_c = cpu()
+	stk = $1
+	below = nbelow = 0
+	where = ""
+	next
+}
 pass == "ran" {
 	if (!/sched_switch:/)
 		next
@@ -145,6 +179,21 @@ function idle(c, from, to,   i, s, e, sum) {
 		sum += to - (idle_from[c] > from ? idle_from[c] : from)
 	return sum
 }
+# tick(C, T, TASK, WHERE): a tick's stack trace of TASK on CPU C at T,
+# counted for every window on C that holds T (none without the entry's
+# frame: not a timer interrupt)
+function tick(c, t, task, where,   i) {
+	if (where == "")
+		return
+	for (i = 1; i <= nwin; i++)
+		if (wcpu[i] == c && t >= wq_at[i] && t <= wstart[i]) {
+			if (!((i, task) in nticks))
+				tasks[i] = tasks[i] " " task
+			nticks[i, task]++
+			at[i, task, where]++
+			wheres[i, task] = wheres[i, task] SUBSEP where
+		}
+}
 # switched(C, T, LINE): the second pass's record of a switch on CPU C at
 # T: who went (ran since the CPU's previous switch) and who came (runs
 # from T)
@@ -174,9 +223,35 @@ END {
 	for (c in before)
 		if (!(c in nsw))
 			switched(c, before_t[c], before[c])
-	for (i = 1; i <= nwin; i++)
+	if (stk != "")
+		tick(stk_c, stk_t, stk, below ? (where != "" ? where : "user") : "")
+	for (i = 1; i <= nwin; i++) {
 		printf "B %s %s %.0f %d%s\n", v, r, (wstart[i] - wq_at[i]) * 1e9,
 			wcpu[i], ran(wcpu[i], wq_at[i], wstart[i])
+		nt = split(tasks[i], tl, " ")
+		for (j = 1; j <= nt; j++)
+			printf "S %s %s %.0f %s%s\n", v, r, (wstart[i] - wq_at[i]) * 1e9,
+				tl[j], ticks_at(i, tl[j])
+	}
+}
+# ticks_at(I, TASK): the S line's list, where the ticks of window I found
+# TASK, most often first
+function ticks_at(i, task,   n, k, wl, seen, best, bk, m, out) {
+	n = split(wheres[i, task], wl, SUBSEP)
+	out = ""
+	for (m = 0; m < 4; m++) {
+		best = 0
+		for (k = 1; k <= n; k++)
+			if (wl[k] != "" && !(wl[k] in seen) && at[i, task, wl[k]] > best) {
+				best = at[i, task, wl[k]]
+				bk = wl[k]
+			}
+		if (!best)
+			break
+		seen[bk] = 1
+		out = out sprintf(" %s,%d", bk, best)
+	}
+	return out
 }
 # ran(C, FROM, TO): the B line's list, who ran on CPU C between FROM and
 # TO, by the switches recorded (a task's run: from the CPU's previous

@@ -19,7 +19,7 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
 ktap_print_header
-ktap_set_plan 9
+ktap_set_plan 10
 sw() { # TIME PREV PREV_PID STATE NEXT NEXT_PID [CPU]
 	printf '   %s-%s [%03d] d..2. %s: sched_switch: prev_comm=%s prev_pid=%s prev_prio=79 prev_state=%s ==> next_comm=%s next_pid=%s next_prio=79\n' \
 		"$2" "$3" "${7:-0}" "$1" "$2" "$3" "$4" "$5" "$6"
@@ -117,4 +117,29 @@ ktap_test_result "its window for the second pass: queued, started, the CPU" \
 	eval '[ "$(cat "$tmp/windows")" = "12347.000000 12347.098100 0" ]'
 ktap_test_result "what ran on its CPU meanwhile, longest first: the hog 97 ms, the writer 1 ms, the worker 0.1 ms" \
 	grep -q "^B var 3 98100000 0 hog-600,120,97000000 writer-700,59,1000000 kworker/u8:2-38,100,100000$" "$tmp/out-all"
+
+# the tick's stack traces in the second pass's trace: three of the
+# writer on CPU 0 within the window (two in a polled transmit, one in
+# user space), one on CPU 1 and one after the window (not counted)
+st() { # TIME CPU PID FRAME...: a tick's stack trace of imu_uart-PID
+	printf '   imu_uart-%s [%03d] d.h1. %s: <stack trace>\n => hrtimer_interrupt+0x1/0x2\n => asm_sysvec_apic_timer_interrupt+0x1/0x2\n' "$3" "$2" "$1"
+	shift 3
+	for f in "$@"; do printf ' => %s+0x1/0x2\n' "$f"; done
+}
+{
+	swp 12346.999000 imu_uart 700 59 S hog 600 120
+	swp 12347.000100 hog 600 120 R imu_uart 700 59
+	st 12347.001000 0 700 io_serial_in wait_for_lsr serial8250_tx_chars uart_write
+	st 12347.002000 0 700 io_serial_in wait_for_lsr serial8250_tx_chars
+	st 12347.002500 1 700 somewhere_else
+	st 12347.003000 0 700
+	swp 12347.098000 imu_uart 700 59 S kworker/u8:2 38 79
+	st 12347.098200 0 701 n_tty_read
+} >"$tmp/trace-stk"
+${AWK:-awk} -v pass=ran -v v=var -v r=3 -f "$top/selftests/bench/imu/imu-trace.awk" \
+	"$tmp/windows" "$tmp/trace-stk" >"$tmp/out-stk" 2>>"$tmp/err"
+sed 's/^/# /' "$tmp/out-stk"
+ktap_test_result "where the ticks found the writer on the late start's CPU: twice transmitting, once in user space" \
+	eval 'grep -q "^S var 3 98100000 imu_uart-700 io_serial_in<wait_for_lsr<serial8250_tx_chars,2 user,1$" "$tmp/out-stk" &&
+	      [ "$(grep -c "^S " "$tmp/out-stk")" = 1 ]'
 ktap_finished

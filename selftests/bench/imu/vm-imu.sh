@@ -28,6 +28,9 @@
 #                                 with SWITCHES=all, for each D line:
 #                                 what ran on the CPU the work started
 #                                 on, from the queueing to the start
+#   S VARIANT ROUND NS TASK WHERE,COUNT...
+#                                 and where the timer interrupts of
+#                                 that time found imu_uart's threads
 #   V VARIANT ROUND skipped: why  a variant this kernel refuses
 #   H timerlat50 ROUND US COUNT   after each round, rtla timerlat at FIFO 50
 #                                 for TIMERLAT_S s at the same period on
@@ -124,12 +127,17 @@ else
 fi
 # SWITCHES=all: every switch of a run under the load, some ten times the
 # kworkers', in a ring of their own, read only after a run with a late
-# start (imu-trace.awk's second pass)
+# start (imu-trace.awk's second pass), and the stack of imu_uart's
+# threads at every timer interrupt that finds one of them on its CPU
+# (where a late start's CPU went: S lines). The trigger is set once, here,
+# before the load: the timer event is not among those the init holds, so
+# registering it patches kernel text
 allsw=$tracefs/instances/wqrt-imu-switches
 if [ $tracing = 1 ] && [ "$SWITCHES" = all ]; then
 	mkdir -p "$allsw" && echo mono >"$allsw/trace_clock" &&
 		echo 32768 >"$allsw/buffer_size_kb" &&
-		echo 1 >"$allsw/events/sched/sched_switch/enable" ||
+		echo 1 >"$allsw/events/sched/sched_switch/enable" &&
+		echo 'stacktrace if comm == "imu_uart"' >"$allsw/events/timer/hrtimer_expire_entry/trigger" ||
 		{ echo "E SWITCHES=all: cannot set up the tracing instance $allsw"; exit 1; }
 fi
 
