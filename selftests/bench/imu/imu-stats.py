@@ -49,6 +49,7 @@ class Run:
 		self.gaps = []		# -R (host-clock mode): gap ns per frame read
 		self.late = []		# D lines: (start, wake, switch-in, preempted, asleep, waited, idle) ns
 		self.ran = []		# B lines: (start ns, cpu, [(task, prio, ns)])
+		self.ticks = []		# S lines: (start ns, task, [(where, count)])
 
 	def seq_lat(self):
 		return [self.frames[k][1] for k in sorted(self.frames)]
@@ -74,7 +75,7 @@ def read(path):
 				# rtla timerlat's histogram: us, count
 				hist.setdefault(mode, {}).setdefault(int(w[3]), []).append(
 					(int(w[4]), int(w[5])))
-			elif t in ("F", "X", "T", "W", "G", "D", "B") and len(w) >= 4:
+			elif t in ("F", "X", "T", "W", "G", "D", "B", "S") and len(w) >= 4:
 				try:
 					rnd = int(w[3])
 				except ValueError:
@@ -101,6 +102,10 @@ def read(path):
 					tasks = [x.rsplit(",", 2) for x in w[6:]]
 					r.ran.append((int(w[4]), int(w[5]),
 						      [(a, b, int(c)) for a, b, c in tasks]))
+				elif t == "S" and len(w) >= 6:
+					# WHERE,COUNT each
+					r.ticks.append((int(w[4]), w[5], [
+						(a, int(b)) for a, b in (x.rsplit(",", 1) for x in w[6:])]))
 				elif t == "G" and len(w) >= 7 and int(w[6]) >= 0:
 					r.gaps.append(int(w[6]))
 			else:
@@ -294,6 +299,33 @@ def ran_meanwhile(rows):
 	print()
 
 
+def ticks_where(rows):
+	"""SWITCHES=all: where the timer interrupts of the late starts'
+	windows found imu_uart's threads on that CPU (S lines), summed over
+	a run's windows: the innermost interrupted frames, most often
+	first"""
+	print("Where the timer interrupts in those windows found imu_uart's")
+	print("threads on that CPU (the three innermost frames interrupted,")
+	print("innermost first; user: in user space), ticks summed over the run:")
+	print()
+	print("| variant | round | thread | ticks | where: ticks |")
+	print("|---|---|---|---|---|")
+	for v, rr in rows:
+		for r in sorted(rr):
+			by = {}
+			for _, task, wh in rr[r].ticks:
+				d = by.setdefault(task, {})
+				for where, n in wh:
+					d[where] = d.get(where, 0) + n
+			for task in sorted(by, key=lambda t: -sum(by[t].values())):
+				d = by[task]
+				print("| %s | %d | %s | %d | %s |" % (
+					v, r, task, sum(d.values()), "; ".join(
+						"%s: %d" % (where.replace("<", " < "), n)
+						for where, n in sorted(d.items(), key=lambda kv: -kv[1])[:4])))
+	print()
+
+
 def main():
 	raw, outdir = sys.argv[1], sys.argv[2]
 	limit_ns = int(os.environ.get("LIMIT_US", "2000")) * 1000
@@ -329,6 +361,8 @@ def main():
 				late_starts(rows)
 			if any(run.ran for _, rr in rows for run in rr.values()):
 				ran_meanwhile(rows)
+			if any(run.ticks for _, rr in rows for run in rr.values()):
+				ticks_where(rows)
 			continue
 		# the rounds every variant ran in: the pairs of the ratios
 		common = sorted(set.intersection(*(set(rr) for _, rr in rows)))
@@ -434,6 +468,8 @@ def main():
 			late_starts(rows)
 		if any(run.ran for _, rr in rows for run in rr.values()):
 			ran_meanwhile(rows)
+		if any(run.ticks for _, rr in rows for run in rr.values()):
+			ticks_where(rows)
 		if mode in hist:
 			h = hist[mode]
 			tot = sum(c for r in h for _, c in h[r])

@@ -19,7 +19,7 @@ if [ "$(id -u)" != 0 ]; then
 	ktap_skip_all "imu_uart's reader needs SCHED_FIFO (root)"
 	exit 0
 fi
-ktap_set_plan 10
+ktap_set_plan 11
 gcc -O2 -Wall -Wextra -Werror -pthread -o "$tmp/imu_uart" "$top/selftests/bench/imu/imu_uart.c" &&
 	gcc -O2 -Wall -Wextra -Werror -o "$tmp/imu_sender" "$top/selftests/bench/imu/imu_sender.c" ||
 	{ ktap_exit_fail_msg "imu_uart or imu_sender does not build"; }
@@ -143,4 +143,15 @@ MODES=tcg VARIANTS="slow-writer slow-path" BOOT=50 BOOT_Q=20 \
 	python3 "$top/selftests/bench/imu/imu-stats.py" "$tmp/ran.raw" "$tmp" >"$tmp/ran.md" 2>"$tmp/ran.err"
 ktap_test_result "imu-stats.py: what ran on the late starts' CPU, longest first, with its policy" \
 	grep -qF "| slow-path | 1 | 2 | 118.0 | hog-600 (nice 0) 112.0, 95 %; writer-700 (rt 40) 5.0, 4 %; other (the rest) 1.0, 1 % |" "$tmp/ran.md"
+# and where the ticks found the writer in those windows, summed: 5 + 2
+# in a polled transmit, 1 in user space
+{
+	cat "$tmp/ran.raw"
+	echo "tcg S slow-path 1 98000000 imu_uart-700 io_serial_in<wait_for_lsr<serial8250_tx_chars,5 user,1"
+	echo "tcg S slow-path 1 20000000 imu_uart-700 io_serial_in<wait_for_lsr<serial8250_tx_chars,2"
+} >"$tmp/ticks.raw"
+MODES=tcg VARIANTS="slow-writer slow-path" BOOT=50 BOOT_Q=20 \
+	python3 "$top/selftests/bench/imu/imu-stats.py" "$tmp/ticks.raw" "$tmp" >"$tmp/ticks.md" 2>"$tmp/ticks.err"
+ktap_test_result "imu-stats.py: where the ticks found imu_uart's threads, summed over the windows" \
+	grep -qF "| slow-path | 1 | imu_uart-700 | 8 | io_serial_in < wait_for_lsr < serial8250_tx_chars: 7; user: 1 |" "$tmp/ticks.md"
 ktap_finished
