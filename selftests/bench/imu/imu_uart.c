@@ -24,13 +24,18 @@
  * (8000 of its 11520 bytes/s).
  *
  * After the run, one line per frame on stdout:
- *   F TAG SEQ WRITER_LATE_NS LATENCY_NS
+ *   F TAG SEQ WRITER_LATE_NS LATENCY_NS WRITE_NS
  * LATENCY is arrival - scheduled send time, -1 for a frame that never came;
- * WRITER_LATE is when write() started - scheduled send time. Then
+ * WRITER_LATE is when write() started - scheduled send time; WRITE_NS how
+ * long the writes of the frame took. Then
  *   X TAG frames N received N lost N corrupt N dup N junk_bytes N
- *     overrun N buf_overrun N
+ *     overrun N buf_overrun N sleep_eintr N sleep_early N
  * (overrun: the UART's receive FIFO overflowed; buf_overrun: the tty's
- * flip buffer did, both from TIOCGICOUNT over the run.)
+ * flip buffer did, both from TIOCGICOUNT over the run; sleep_eintr: the
+ * writer's clock_nanosleep() calls that returned EINTR and were made
+ * again at once, sleep_early: those that returned 0 before their time.
+ * A writer that does not sleep between its frames holds its CPU at its
+ * SCHED_FIFO priority: these say whether it slept.)
  *
  * -R: the frames come from outside, as from a real IMU (imu_sender on the
  * host, through QEMU's serial backend, sends one every PERIOD_US on the
@@ -83,6 +88,9 @@ struct run {
 	int64_t period_ns;
 	_Atomic int64_t t0;
 	int64_t *wlate;		/* per frame: write start - scheduled */
+	int64_t *wdur;		/* per frame: how long its write()s took */
+	uint64_t sleep_eintr;	/* the writer's EINTR returns from its sleep */
+	uint64_t sleep_early;	/* and its returns before the time asked */
 	int64_t *arr;		/* per frame: arrival time, -1 */
 	atomic_uint received;
 	uint32_t corrupt, dup, lost;
@@ -161,8 +169,10 @@ static void *writer(void *arg)
 		size_t off = 0;
 
 		while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) == EINTR)
-			;
+			r->sleep_eintr++;
 		w = now_ns();
+		if (w < t)
+			r->sleep_early++;
 		f[0] = MAGIC;
 		put_le(f + 1, k, 3);
 		for (int i = 4; i < r->len - 2; i++)
@@ -180,6 +190,7 @@ static void *writer(void *arg)
 			if (n > 0)
 				off += n;
 		}
+		r->wdur[k] = now_ns() - w;
 	}
 	return NULL;
 }
@@ -338,9 +349,10 @@ int main(int argc, char **argv)
 		usage();
 
 	r.wlate = calloc(r.count, sizeof(*r.wlate));
+	r.wdur = calloc(r.count, sizeof(*r.wdur));
 	r.arr = malloc(r.count * sizeof(*r.arr));
 	r.seqs = calloc(r.count, sizeof(*r.seqs));
-	if (!r.wlate || !r.arr || !r.seqs)
+	if (!r.wlate || !r.wdur || !r.arr || !r.seqs)
 		return 2;
 	for (uint32_t k = 0; k < r.count; k++)
 		r.arr[k] = -1;
@@ -416,12 +428,14 @@ int main(int argc, char **argv)
 		return 0;
 	}
 	for (uint32_t k = 0; k < r.count; k++)
-		printf("F %s %u %lld %lld\n", tag, k, (long long)r.wlate[k],
+		printf("F %s %u %lld %lld %lld\n", tag, k, (long long)r.wlate[k],
 		       r.arr[k] < 0 ? -1LL :
-		       (long long)(r.arr[k] - r.t0 - k * r.period_ns));
-	printf("X %s frames %u received %u lost %u corrupt %u dup %u junk_bytes %llu overrun %d buf_overrun %d\n",
+		       (long long)(r.arr[k] - r.t0 - k * r.period_ns),
+		       (long long)r.wdur[k]);
+	printf("X %s frames %u received %u lost %u corrupt %u dup %u junk_bytes %llu overrun %d buf_overrun %d sleep_eintr %llu sleep_early %llu\n",
 	       tag, r.count, r.received, r.count - r.received, r.corrupt, r.dup,
 	       (unsigned long long)r.junk, ic1.overrun - ic0.overrun,
-	       ic1.buf_overrun - ic0.buf_overrun);
+	       ic1.buf_overrun - ic0.buf_overrun,
+	       (unsigned long long)r.sleep_eintr, (unsigned long long)r.sleep_early);
 	return 0;
 }

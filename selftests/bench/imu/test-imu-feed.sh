@@ -19,7 +19,7 @@ if [ "$(id -u)" != 0 ]; then
 	ktap_skip_all "imu_uart's reader needs SCHED_FIFO (root)"
 	exit 0
 fi
-ktap_set_plan 11
+ktap_set_plan 12
 gcc -O2 -Wall -Wextra -Werror -pthread -o "$tmp/imu_uart" "$top/selftests/bench/imu/imu_uart.c" &&
 	gcc -O2 -Wall -Wextra -Werror -o "$tmp/imu_sender" "$top/selftests/bench/imu/imu_sender.c" ||
 	{ ktap_exit_fail_msg "imu_uart or imu_sender does not build"; }
@@ -97,6 +97,25 @@ ktap_test_result "a frame the line lost: counted lost, the rest in order" \
 MODES=host VARIANTS="clean dropped" python3 "$top/selftests/bench/imu/imu-stats.py" "$tmp/raw" "$tmp" >"$tmp/md" 2>"$tmp/md.err"
 ktap_test_result "imu-stats.py: the gap table, frames read, lost and out of order per variant" \
 	eval 'grep -q "^| clean | 1 | 200 | 0 | 0 | " "$tmp/md" && grep -q "^| dropped | 1 | 200 | 1 | 0 | " "$tmp/md"'
+
+# the writer (-e: no loopback, a relay echoes what it writes back, as a
+# loopback plug would): every frame back, each F line with how long its
+# write() took, and the X line with the writer's sleeps that did not
+# sleep (none here: it slept every period)
+python3 - "$tmp/echo.tty" <<'PY' &
+import os, select, sys, time
+master, slave = os.openpty()
+os.symlink(os.ttyname(slave), sys.argv[1])
+end = time.time() + 10
+while time.time() < end:
+    if select.select([master], [], [], 0.5)[0]:
+        os.write(master, os.read(master, 4096))
+PY
+for _ in $(seq 50); do [ -e "$tmp/echo.tty" ] && break; sleep 0.1; done
+"$tmp/imu_uart" -e -n 200 -p 1000 -t "echo 1" "$tmp/echo.tty" >"$tmp/echo" 2>"$tmp/echo.err"
+ktap_test_result "the writer: every frame back, its write() time on each F line, no sleep cut short" \
+	eval 'grep -q "^X echo 1 frames 200 received 200 lost 0 .* sleep_eintr 0 sleep_early 0$" "$tmp/echo" &&
+	      [ "$(awk "\$1 == \"F\" && NF == 7 && \$7 >= 0" "$tmp/echo" | wc -l)" = 200 ]'
 
 # the loopback modes' headline counts write() -> read(): a writer that
 # woke 3 ms late (the guest's timer floor) is no late frame; a frame read
