@@ -122,6 +122,12 @@ ktap_test_result "the writer: every frame back, its write() time on each F line,
 # 3 ms after its write() is, whatever the writer did. 100 frames a run:
 # "slow-writer" every frame's writer 3 ms late, path 0.5 ms; "slow-path"
 # frames 0-9 path 3 ms, the rest 0.5 ms, the writer on time
+# stats NAME: imu-stats.py on the loopback runs of $tmp/NAME.raw, the
+# tables in $tmp/NAME.md
+stats() {
+	MODES=tcg VARIANTS="slow-writer slow-path" BOOT=50 BOOT_Q=20 \
+		python3 "$top/selftests/bench/imu/imu-stats.py" "$tmp/$1.raw" "$tmp" >"$tmp/$1.md" 2>"$tmp/$1.err"
+}
 awk 'BEGIN {
 	for (k = 0; k < 100; k++) {
 		printf "tcg F slow-writer 1 %d 3000000 3500000\n", k
@@ -130,8 +136,7 @@ awk 'BEGIN {
 	print "tcg X slow-writer 1 frames 100 received 100 lost 0"
 	print "tcg X slow-path 1 frames 100 received 100 lost 0"
 }' >"$tmp/loop.raw"
-MODES=tcg VARIANTS="slow-writer slow-path" BOOT=50 BOOT_Q=20 \
-	python3 "$top/selftests/bench/imu/imu-stats.py" "$tmp/loop.raw" "$tmp" >"$tmp/loop.md" 2>"$tmp/loop.err"
+stats loop
 ktap_test_result "imu-stats.py: a writer's own late wake-up is not a late frame at the reader" \
 	grep -q "^| slow-writer | 1 | 100 | 0 | 0.00 " "$tmp/loop.md"
 ktap_test_result "imu-stats.py: a frame read over 2 ms after its write() is late, p99 write -> read 3000 us" \
@@ -147,8 +152,7 @@ ktap_test_result "imu-stats.py: a frame read over 2 ms after its write() is late
 	echo "tcg D slow-path 1 30000000 100000 29000000 kworker/u9:1-55 28900000 0 0 0"
 	echo "tcg D slow-path 1 41000000 100000 40100000 kworker/u9:1-55 0 0 40000000 39000000"
 } >"$tmp/late.raw"
-MODES=tcg VARIANTS="slow-writer slow-path" BOOT=50 BOOT_Q=20 \
-	python3 "$top/selftests/bench/imu/imu-stats.py" "$tmp/late.raw" "$tmp" >"$tmp/late.md" 2>"$tmp/late.err"
+stats late
 ktap_test_result "imu-stats.py: late starts split into woken late, asleep, preempted and waiting on an idle CPU" \
 	grep -q "^| slow-path | 1 | 4 | 1 | 1 | 1 | 1 (1) | 0 | 30.0 / 98.0 |" "$tmp/late.md"
 # SWITCHES=all: what ran on the late starts' CPU, summed over the run's
@@ -158,8 +162,7 @@ ktap_test_result "imu-stats.py: late starts split into woken late, asleep, preem
 	echo "tcg B slow-path 1 98000000 0 hog-600,120,97000000 writer-700,59,1000000"
 	echo "tcg B slow-path 1 20000000 0 hog-600,120,15000000 writer-700,59,4000000 other,-,1000000"
 } >"$tmp/ran.raw"
-MODES=tcg VARIANTS="slow-writer slow-path" BOOT=50 BOOT_Q=20 \
-	python3 "$top/selftests/bench/imu/imu-stats.py" "$tmp/ran.raw" "$tmp" >"$tmp/ran.md" 2>"$tmp/ran.err"
+stats ran
 ktap_test_result "imu-stats.py: what ran on the late starts' CPU, longest first, with its policy" \
 	grep -qF "| slow-path | 1 | 2 | 118.0 | hog-600 (nice 0) 112.0, 95 %; writer-700 (rt 40) 5.0, 4 %; other (the rest) 1.0, 1 % |" "$tmp/ran.md"
 # and where the ticks found the writer in those windows, summed: 5 + 2
@@ -169,8 +172,7 @@ ktap_test_result "imu-stats.py: what ran on the late starts' CPU, longest first,
 	echo "tcg S slow-path 1 98000000 imu_uart-700 io_serial_in<wait_for_lsr<serial8250_tx_chars,5 user,1"
 	echo "tcg S slow-path 1 20000000 imu_uart-700 io_serial_in<wait_for_lsr<serial8250_tx_chars,2"
 } >"$tmp/ticks.raw"
-MODES=tcg VARIANTS="slow-writer slow-path" BOOT=50 BOOT_Q=20 \
-	python3 "$top/selftests/bench/imu/imu-stats.py" "$tmp/ticks.raw" "$tmp" >"$tmp/ticks.md" 2>"$tmp/ticks.err"
+stats ticks
 ktap_test_result "imu-stats.py: where the ticks found imu_uart's threads, summed over the windows" \
 	grep -qF "| slow-path | 1 | imu_uart-700 | 8 | io_serial_in < wait_for_lsr < serial8250_tx_chars: 7; user: 1 |" "$tmp/ticks.md"
 ktap_finished
