@@ -157,7 +157,7 @@ table=$out/imu.md
 	echo "Late: read more than $((limit_us / 1000)) ms after its write(), or lost (the host mode: a gap over"
 	echo "$((limit_us / 1000)) ms at the reader); the writer's own wake-up is shown beside, never counted."
 	echo
-	echo "Command: \`$(for v in MODES ICOUNT ROUNDS COUNT PERIOD_US FRAME_LEN LIMIT_US TIMERLAT_S SWITCHES VARIANTS IMU_KERNEL TAG; do [ -z "${!v:-}" ] || printf '%s=%q ' "$v" "${!v}"; done)SEED=$seed make bench-imu\`"
+	echo "Command: \`$(for v in MODES ICOUNT ICOUNT_TIMEOUT ROUNDS COUNT PERIOD_US FRAME_LEN LIMIT_US TIMERLAT_S SWITCHES VARIANTS IMU_KERNEL TAG; do [ -z "${!v:-}" ] || printf '%s=%q ' "$v" "${!v}"; done)SEED=$seed make bench-imu\`"
 	echo
 	echo "Variants (the workqueue's attributes and the kworkers' policies as"
 	echo "each run saw them are the W lines of the raw samples):"
