@@ -68,10 +68,6 @@ pass == "ran" && FNR == NR {
 		last = wstart[nwin]
 	next
 }
-# then every switch: the task switched out ran on its CPU since the
-# CPU's previous switch; before the first window only the latest
-# switch of each CPU is kept, unread (who ran when the window opened),
-# after the last none
 # a stack trace's frames (" => FUNC+OFF/LEN"), after its "<stack trace>"
 # line: the frames below the timer interrupt's entry are where it
 # interrupted the task
@@ -87,8 +83,7 @@ pass == "ran" && stk != "" && /^ => / {
 	next
 }
 pass == "ran" && stk != "" {
-	tick(stk_c, stk_t, stk, below ? (where != "" ? where : "user") : "")
-	stk = ""
+	stack_done()
 }
 pass == "ran" && /<stack trace>/ {
 	stk_t = ts()
@@ -100,6 +95,10 @@ pass == "ran" && /<stack trace>/ {
 	where = ""
 	next
 }
+# then every switch: the task switched out ran on its CPU since the
+# CPU's previous switch; before the first window only the latest
+# switch of each CPU is kept, unread (who ran when the window opened),
+# after the last none
 pass == "ran" {
 	if (!/sched_switch:/)
 		next
@@ -179,20 +178,20 @@ function idle(c, from, to,   i, s, e, sum) {
 		sum += to - (idle_from[c] > from ? idle_from[c] : from)
 	return sum
 }
-# tick(C, T, TASK, WHERE): a tick's stack trace of TASK on CPU C at T,
-# counted for every window on C that holds T (none without the entry's
-# frame: not a timer interrupt)
-function tick(c, t, task, where,   i) {
-	if (where == "")
-		return
-	for (i = 1; i <= nwin; i++)
-		if (wcpu[i] == c && t >= wq_at[i] && t <= wstart[i]) {
-			if (!((i, task) in nticks))
-				tasks[i] = tasks[i] " " task
-			nticks[i, task]++
-			at[i, task, where]++
-			wheres[i, task] = wheres[i, task] SUBSEP where
-		}
+# stack_done(): the stack trace just read (stk, of that task on CPU
+# stk_c at stk_t), counted for every window on its CPU that holds it by
+# where it interrupted the task (none without the timer interrupt's
+# entry frame: not a tick)
+function stack_done(   i) {
+	if (below)
+		for (i = 1; i <= nwin; i++)
+			if (wcpu[i] == stk_c && stk_t >= wq_at[i] && stk_t <= wstart[i]) {
+				if (!((i, stk) in nticks))
+					tasks[i] = tasks[i] " " stk
+				nticks[i, stk]++
+				at[i, stk, where != "" ? where : "user"]++
+			}
+	stk = ""
 }
 # switched(C, T, LINE): the second pass's record of a switch on CPU C at
 # T: who went (ran since the CPU's previous switch) and who came (runs
@@ -224,7 +223,7 @@ END {
 		if (!(c in nsw))
 			switched(c, before_t[c], before[c])
 	if (stk != "")
-		tick(stk_c, stk_t, stk, below ? (where != "" ? where : "user") : "")
+		stack_done()
 	for (i = 1; i <= nwin; i++) {
 		printf "B %s %s %.0f %d%s\n", v, r, (wstart[i] - wq_at[i]) * 1e9,
 			wcpu[i], ran(wcpu[i], wq_at[i], wstart[i])
@@ -236,27 +235,39 @@ END {
 }
 # ticks_at(I, TASK): the S line's list, where the ticks of window I found
 # TASK, most often first
-function ticks_at(i, task,   n, k, wl, seen, best, bk, m, out) {
-	n = split(wheres[i, task], wl, SUBSEP)
+function ticks_at(i, task,   k, key, cnt) {
+	for (k in cnt)
+		delete cnt[k]
+	for (k in at) {
+		split(k, key, SUBSEP)
+		if (key[1] == i && key[2] == task)
+			cnt[key[3]] = at[k]
+	}
+	return take_top(cnt, 4, 1, "%d")
+}
+# take_top(ARR, N, SCALE, FMT): the N largest entries of ARR, largest
+# first, as " KEY,VALUE" (VALUE times SCALE, printed by FMT), taken out
+# of ARR
+function take_top(arr, n, scale, fmt,   out, k, best, bk, m) {
 	out = ""
-	for (m = 0; m < 4; m++) {
-		best = 0
-		for (k = 1; k <= n; k++)
-			if (wl[k] != "" && !(wl[k] in seen) && at[i, task, wl[k]] > best) {
-				best = at[i, task, wl[k]]
-				bk = wl[k]
+	for (m = 0; m < n; m++) {
+		best = -1
+		for (k in arr)
+			if (arr[k] > best) {
+				best = arr[k]
+				bk = k
 			}
-		if (!best)
+		if (best < 0)
 			break
-		seen[bk] = 1
-		out = out sprintf(" %s,%d", bk, best)
+		out = out sprintf(" %s," fmt, bk, best * scale)
+		delete arr[bk]
 	}
 	return out
 }
 # ran(C, FROM, TO): the B line's list, who ran on CPU C between FROM and
 # TO, by the switches recorded (a task's run: from the CPU's previous
 # switch to the one that switched it out)
-function ran(c, from, to,   i, s, e, k, sum, out, best, bk, m) {
+function ran(c, from, to,   i, s, e, k, sum, out, rest) {
 	for (k in sum)
 		delete sum[k]
 	for (i = nsw[c]; i >= 2 && swt[c, i] > from; i--) {
@@ -268,24 +279,12 @@ function ran(c, from, to,   i, s, e, k, sum, out, best, bk, m) {
 	# and the task on it since its last switch
 	if (nsw[c] && to > swt[c, nsw[c]])
 		sum[cur[c]] += to - (swt[c, nsw[c]] > from ? swt[c, nsw[c]] : from)
-	out = ""
-	for (m = 0; m < 6; m++) {
-		best = -1
-		for (k in sum)
-			if (sum[k] > best) {
-				best = sum[k]
-				bk = k
-			}
-		if (best < 0)
-			break
-		out = out sprintf(" %s,%.0f", bk, best * 1e9)
-		delete sum[bk]
-	}
-	best = 0
+	out = take_top(sum, 6, 1e9, "%.0f")
+	rest = 0
 	for (k in sum)
-		best += sum[k]
-	if (best > 0)
-		out = out sprintf(" other,-,%.0f", best * 1e9)
+		rest += sum[k]
+	if (rest > 0)
+		out = out sprintf(" other,-,%.0f", rest * 1e9)
 	return out
 }
 # the last wakeup of P in (FROM, TO], or 0
