@@ -133,9 +133,10 @@ fi
 # before the load: the timer event is not among those the init holds, so
 # registering it patches kernel text
 allsw=$tracefs/instances/wqrt-imu-switches
+allsw_trigger='stacktrace if comm == "imu_uart"'
 allsw_remove() { # the instance and its trigger go with the script (a board keeps nothing)
 	[ -d "$allsw" ] || return 0
-	echo '!stacktrace if comm == "imu_uart"' >"$allsw/events/timer/hrtimer_expire_entry/trigger" 2>/dev/null
+	echo "!$allsw_trigger" >"$allsw/events/timer/hrtimer_expire_entry/trigger" 2>/dev/null
 	echo 0 >"$allsw/events/sched/sched_switch/enable" 2>/dev/null
 	rmdir "$allsw" 2>/dev/null
 }
@@ -144,7 +145,7 @@ if [ $tracing = 1 ] && [ "$SWITCHES" = all ]; then
 	mkdir -p "$allsw" && echo mono >"$allsw/trace_clock" &&
 		echo 32768 >"$allsw/buffer_size_kb" &&
 		echo 1 >"$allsw/events/sched/sched_switch/enable" &&
-		echo 'stacktrace if comm == "imu_uart"' >"$allsw/events/timer/hrtimer_expire_entry/trigger" ||
+		echo "$allsw_trigger" >"$allsw/events/timer/hrtimer_expire_entry/trigger" ||
 		{ echo "E SWITCHES=all: cannot set up the tracing instance $allsw"; exit 1; }
 fi
 
