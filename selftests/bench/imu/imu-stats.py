@@ -216,23 +216,44 @@ def feed_tables(rows, limit_ns, rng, nboot):
 	print()
 
 
+def table_head(intro, cols):
+	"""a table's introduction, a blank line, its header and the markdown
+	rule under it"""
+	print(intro)
+	print()
+	print("| %s |" % " | ".join(cols))
+	print("|%s" % ("---|" * len(cols)))
+
+
+def late_tables(rows):
+	"""the tables of the late starts, each when the raw file has its
+	lines: D (late_starts), B and S (SWITCHES=all)"""
+	runs = [run for _, rr in rows for run in rr.values()]
+	if any(run.late for run in runs):
+		late_starts(rows)
+	if any(run.ran for run in runs):
+		ran_meanwhile(rows)
+	if any(run.ticks for run in runs):
+		ticks_where(rows)
+
+
 def late_starts(rows):
 	"""the flip work's starts over 10 ms after its queue_work(), split by
 	what the worker that ran it was doing (D lines: its first wakeup
 	after the queueing, its last switch-in, its time off the CPU since
 	the queueing: preempted, asleep, or woken and waiting for a CPU, and
 	how long that CPU sat idle meanwhile)"""
-	print("Starts of the flip work over 10 ms after its queue_work(), by what")
-	print("held up the worker that ran it: woken late (the workqueue had no")
-	print("worker to wake), asleep over 10 ms (blocked: for one, a worker")
-	print("must create a worker before it may work), preempted over 10 ms")
-	print("(switched out runnable), woken and waiting over 10 ms for the CPU")
-	print("it was woken onto, with how many of those that CPU ran its idle")
-	print("task for most of the wait (a wakeup that did not reach it), or busy")
-	print("before the queueing; - where the trace did not say:")
-	print()
-	print("| variant | round | late starts | woken > 10 ms late | asleep > 10 ms | preempted > 10 ms | waited > 10 ms (CPU idle) | busy before the queueing | start p50 / max ms |")
-	print("|---|---|---|---|---|---|---|---|---|")
+	table_head("""Starts of the flip work over 10 ms after its queue_work(), by what
+held up the worker that ran it: woken late (the workqueue had no
+worker to wake), asleep over 10 ms (blocked: for one, a worker
+must create a worker before it may work), preempted over 10 ms
+(switched out runnable), woken and waiting over 10 ms for the CPU
+it was woken onto, with how many of those that CPU ran its idle
+task for most of the wait (a wakeup that did not reach it), or busy
+before the queueing; - where the trace did not say:""",
+		["variant", "round", "late starts", "woken > 10 ms late", "asleep > 10 ms",
+		 "preempted > 10 ms", "waited > 10 ms (CPU idle)", "busy before the queueing",
+		 "start p50 / max ms"])
 	ms10 = 10 * 1000 * 1000
 	for v, rr in rows:
 		for r in sorted(rr):
@@ -273,13 +294,12 @@ def ran_meanwhile(rows):
 	"""SWITCHES=all: what ran on the CPU each late start ran on, from
 	its queueing to its start (B lines), summed over a run's late
 	starts: the tasks that held it longest"""
-	print("What ran on the CPU the late flip work started on, from its")
-	print("queue_work() to its start (every switch traced: SWITCHES=all), over")
-	print("the run's starts over 10 ms: the tasks that held that CPU longest,")
-	print("their policy as sched_switch printed it, their time and share:")
-	print()
-	print("| variant | round | late starts | their windows, ms | longest on the CPU: task (policy) ms, share |")
-	print("|---|---|---|---|---|")
+	table_head("""What ran on the CPU the late flip work started on, from its
+queue_work() to its start (every switch traced: SWITCHES=all), over
+the run's starts over 10 ms: the tasks that held that CPU longest,
+their policy as sched_switch printed it, their time and share:""",
+		["variant", "round", "late starts", "their windows, ms",
+		 "longest on the CPU: task (policy) ms, share"])
 	for v, rr in rows:
 		for r in sorted(rr):
 			b = rr[r].ran
@@ -304,12 +324,10 @@ def ticks_where(rows):
 	windows found imu_uart's threads on that CPU (S lines), summed over
 	a run's windows: the innermost interrupted frames, most often
 	first"""
-	print("Where the timer interrupts in those windows found imu_uart's")
-	print("threads on that CPU (the three innermost frames interrupted,")
-	print("innermost first; user: in user space), ticks summed over the run:")
-	print()
-	print("| variant | round | thread | ticks | where: ticks |")
-	print("|---|---|---|---|---|")
+	table_head("""Where the timer interrupts in those windows found imu_uart's
+threads on that CPU (the three innermost frames interrupted,
+innermost first; user: in user space), ticks summed over the run:""",
+		["variant", "round", "thread", "ticks", "where: ticks"])
 	for v, rr in rows:
 		for r in sorted(rr):
 			by = {}
@@ -357,12 +375,7 @@ def main():
 		print()
 		if all(run.gaps and not run.frames for _, rr in rows for run in rr.values()):
 			feed_tables(rows, limit_ns, rng, nboot)
-			if any(run.late for _, rr in rows for run in rr.values()):
-				late_starts(rows)
-			if any(run.ran for _, rr in rows for run in rr.values()):
-				ran_meanwhile(rows)
-			if any(run.ticks for _, rr in rows for run in rr.values()):
-				ticks_where(rows)
+			late_tables(rows)
 			continue
 		# the rounds every variant ran in: the pairs of the ratios
 		common = sorted(set.intersection(*(set(rr) for _, rr in rows)))
@@ -464,12 +477,7 @@ def main():
 				"%.1f" % pct(other, len(tr)) if tr else "-",
 				us(quantile(wl, 0.5)) if wl else "-", us(quantile(wl, 0.99)) if wl else "-"))
 		print()
-		if any(run.late for _, rr in rows for run in rr.values()):
-			late_starts(rows)
-		if any(run.ran for _, rr in rows for run in rr.values()):
-			ran_meanwhile(rows)
-		if any(run.ticks for _, rr in rows for run in rr.values()):
-			ticks_where(rows)
+		late_tables(rows)
 		if mode in hist:
 			h = hist[mode]
 			tot = sum(c for r in h for _, c in h[r])
