@@ -225,6 +225,16 @@ def table_head(intro, cols):
 	print("|%s" % ("---|" * len(cols)))
 
 
+def each_run(rows, what):
+	"""(variant, round, its WHAT list) for every run of ROWS, in order,
+	that has some"""
+	for v, rr in rows:
+		for r in sorted(rr):
+			items = getattr(rr[r], what)
+			if items:
+				yield v, r, items
+
+
 def late_tables(rows):
 	"""the tables of the late starts, each when the raw file has its
 	lines: D (late_starts), B and S (SWITCHES=all)"""
@@ -255,24 +265,20 @@ before the queueing; - where the trace did not say:""",
 		 "preempted > 10 ms", "waited > 10 ms (CPU idle)", "busy before the queueing",
 		 "start p50 / max ms"])
 	ms10 = 10 * 1000 * 1000
-	for v, rr in rows:
-		for r in sorted(rr):
-			d = rr[r].late
-			if not d:
-				continue
-			starts = sorted(x[0] for x in d)
-			split = any(x[3] >= 0 for x in d)
-			waited = any(x[5] >= 0 for x in d)
-			print("| %s | %d | %d | %d | %s | %s | %s | %d | %.1f / %.1f |" % (
-				v, r, len(d),
-				sum(1 for x in d if x[1] > ms10),
-				sum(1 for x in d if x[4] > ms10) if split else "-",
-				sum(1 for x in d if x[3] > ms10) if split else "-",
-				"%d (%d)" % (sum(1 for x in d if x[5] > ms10),
-					     sum(1 for x in d if x[5] > ms10 and 2 * x[6] > x[5]))
-				if waited else "-",
-				sum(1 for x in d if x[1] < 0),
-				starts[(len(starts) - 1) // 2] / 1e6, starts[-1] / 1e6))
+	for v, r, d in each_run(rows, "late"):
+		starts = sorted(x[0] for x in d)
+		split = any(x[3] >= 0 for x in d)
+		waited = any(x[5] >= 0 for x in d)
+		print("| %s | %d | %d | %d | %s | %s | %s | %d | %.1f / %.1f |" % (
+			v, r, len(d),
+			sum(1 for x in d if x[1] > ms10),
+			sum(1 for x in d if x[4] > ms10) if split else "-",
+			sum(1 for x in d if x[3] > ms10) if split else "-",
+			"%d (%d)" % (sum(1 for x in d if x[5] > ms10),
+				     sum(1 for x in d if x[5] > ms10 and 2 * x[6] > x[5]))
+			if waited else "-",
+			sum(1 for x in d if x[1] < 0),
+			starts[(len(starts) - 1) // 2] / 1e6, starts[-1] / 1e6))
 	print()
 
 
@@ -300,22 +306,18 @@ the run's starts over 10 ms: the tasks that held that CPU longest,
 their policy as sched_switch printed it, their time and share:""",
 		["variant", "round", "late starts", "their windows, ms",
 		 "longest on the CPU: task (policy) ms, share"])
-	for v, rr in rows:
-		for r in sorted(rr):
-			b = rr[r].ran
-			if not b:
-				continue
-			tot = sum(x[0] for x in b)
-			by = {}
-			for _, _, tasks in b:
-				for task, prio, ns in tasks:
-					key = (task, policy(prio) if task != "other" else "the rest")
-					by[key] = by.get(key, 0) + ns
-			top = sorted(by.items(), key=lambda kv: -kv[1])[:5]
-			print("| %s | %d | %d | %.1f | %s |" % (
-				v, r, len(b), tot / 1e6, "; ".join(
-					"%s (%s) %.1f, %.0f %%" % (t, pol, ns / 1e6, 100.0 * ns / tot)
-					for (t, pol), ns in top)))
+	for v, r, b in each_run(rows, "ran"):
+		tot = sum(x[0] for x in b)
+		by = {}
+		for _, _, tasks in b:
+			for task, prio, ns in tasks:
+				key = (task, policy(prio) if task != "other" else "the rest")
+				by[key] = by.get(key, 0) + ns
+		top = sorted(by.items(), key=lambda kv: -kv[1])[:5]
+		print("| %s | %d | %d | %.1f | %s |" % (
+			v, r, len(b), tot / 1e6, "; ".join(
+				"%s (%s) %.1f, %.0f %%" % (t, pol, ns / 1e6, 100.0 * ns / tot)
+				for (t, pol), ns in top)))
 	print()
 
 
@@ -328,19 +330,18 @@ def ticks_where(rows):
 threads on that CPU (the three innermost frames interrupted,
 innermost first; user: in user space), ticks summed over the run:""",
 		["variant", "round", "thread", "ticks", "where: ticks"])
-	for v, rr in rows:
-		for r in sorted(rr):
-			by = {}
-			for _, task, wh in rr[r].ticks:
-				d = by.setdefault(task, {})
-				for where, n in wh:
-					d[where] = d.get(where, 0) + n
-			for task in sorted(by, key=lambda t: -sum(by[t].values())):
-				d = by[task]
-				print("| %s | %d | %s | %d | %s |" % (
-					v, r, task, sum(d.values()), "; ".join(
-						"%s: %d" % (where.replace("<", " < "), n)
-						for where, n in sorted(d.items(), key=lambda kv: -kv[1])[:4])))
+	for v, r, ticks in each_run(rows, "ticks"):
+		by = {}
+		for _, task, wh in ticks:
+			d = by.setdefault(task, {})
+			for where, n in wh:
+				d[where] = d.get(where, 0) + n
+		for task in sorted(by, key=lambda t: -sum(by[t].values())):
+			d = by[task]
+			print("| %s | %d | %s | %d | %s |" % (
+				v, r, task, sum(d.values()), "; ".join(
+					"%s: %d" % (where.replace("<", " < "), n)
+					for where, n in sorted(d.items(), key=lambda kv: -kv[1])[:4])))
 	print()
 
 
