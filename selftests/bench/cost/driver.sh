@@ -154,8 +154,8 @@ if [ "${TIMES:-1}" = 1 ]; then
 		flush_kernels="prod-flush-plain prod-flush"
 		[ "$flush_spin" = 0 ] || flush_kernels="$flush_kernels prod-flush-spin"
 	fi
-	pairs="$enq_a $enq_b $enq_c $flush_kernels"
-	for k in $pairs; do
+	time_kernels="$enq_a $enq_b $enq_c $flush_kernels"
+	for k in $time_kernels; do
 		build_once "$k"
 		cp "$top/selftests/bench/cost/vm-cost-times.sh" "$out/stage-$k/vm-cost-times.sh"
 		mode=enqueue
@@ -278,7 +278,7 @@ if [ "${TIMES:-1}" = 1 ]; then
 		echo
 		echo "Over the timed part: load $load_before before, $load_after after; steal $(steal_pct "$steal_before" "$steal_after") %."
 		echo
-		for k in $enq_a $enq_b $enq_c $flush_kernels; do
+		for k in $time_kernels; do
 			echo "### $k"
 			echo
 			env_record "cost-t-$k-1" "$k" "$load_before" "$load_after"
