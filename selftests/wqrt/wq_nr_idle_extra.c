@@ -1102,7 +1102,18 @@ static void timed_cpu1_offline_online(double *t_off, double *t_on)
  * (lift_kernel_rt_threads()): the loops starve kthreadd, the SCHED_NORMAL
  * kthread worker and the kthreads that hotplug creates, as the issue has
  * it, and not RCU, whose stall detector would end the run.
+ *
+ * The starvation alone does not keep the manager refilling until the
+ * release: with a fresh fair server period on both CPUs, the manager made
+ * all 48 workers within 0.03 s of the write in 2 runs of 8 on the test
+ * kernel, and the release found the reserve full. Where the kernel has
+ * workqueue.debug_create_delay_ms, each creation sleeps REFILL_DELAY_MS
+ * first, from the write that makes the pool to its release, so that the
+ * refill of N lasts N times that, and the release meets it; the wait for
+ * kthreadd after each sleep is still the loops'.
  */
+#define REFILL_DELAY_MS	"100"
+
 TEST_F_TIMEOUT(nie, writes_and_hotplug_bounded_under_fifo_loops, 180)
 {
 	struct sched_param watch = { .sched_priority = WATCH_PRIO };
@@ -1112,13 +1123,14 @@ TEST_F_TIMEOUT(nie, writes_and_hotplug_bounded_under_fifo_loops, 180)
 	const int N = 48;
 	double t, start, t_fill = -1, t_release = -1, t_off = -1, t_on = -1;
 	double t_after = -1, t_off0 = -1, t_on0 = -1, elapsed;
-	int ids[4], workers = -1, lifted_n, ret;
-	bool hotplug;
+	int ids[4], workers = -1, lifted_n, ret, delay_ret = 0;
+	bool hotplug, slow_refill;
 
 	loops.ncpu = sysconf(_SC_NPROCESSORS_ONLN);
 	if (loops.ncpu < 1 || loops.ncpu > 64)
 		SKIP(return, "%d online CPUs: want 1..64", loops.ncpu);
 	hotplug = loops.ncpu >= 2 && cpu_hotpluggable(1);
+	slow_refill = wqparam_exists("debug_create_delay_ms");
 	ASSERT_EQ(0, wq_fresh_pool(WQ, WQ_NICE_KEEP));
 	ASSERT_EQ(0, wq_set(WQ, "affinity_scope", "system"));
 	ASSERT_EQ(0, wq_set(WQ, "policy", "fifo"));
@@ -1141,6 +1153,9 @@ TEST_F_TIMEOUT(nie, writes_and_hotplug_bounded_under_fifo_loops, 180)
 		timed_cpu1_offline_online(&t_off0, &t_on0);
 	if (!ret) {
 		/* a new pool, whose manager refills N under the loops */
+		if (slow_refill)
+			delay_ret = wqparam_set("debug_create_delay_ms",
+						REFILL_DELAY_MS);
 		t = wqrt_now();
 		if (!wq_set_int(WQ, "nr_idle_extra", N))
 			t_fill = wqrt_now() - t;
@@ -1150,6 +1165,9 @@ TEST_F_TIMEOUT(nie, writes_and_hotplug_bounded_under_fifo_loops, 180)
 		t = wqrt_now();
 		if (!wq_set(WQ, "nr_idle_extra", "0"))
 			t_release = wqrt_now() - t;
+		/* hotplug and the next write at the loops' pace alone */
+		if (slow_refill && !delay_ret)
+			delay_ret = wqparam_set("debug_create_delay_ms", "0");
 		if (hotplug)
 			timed_cpu1_offline_online(&t_off, &t_on);
 		t = wqrt_now();
@@ -1167,19 +1185,25 @@ TEST_F_TIMEOUT(nie, writes_and_hotplug_bounded_under_fifo_loops, 180)
 		TH_LOG("FIFO %d loops on %d CPU(s): %s", HOG_PRIO, loops.ncpu,
 		       strerror(ret));
 	}
-	TH_LOG("under FIFO %d loops on %d CPU(s), %d kernel RT threads lifted to %d: CPU 1 offline %.2f s, online %.2f s with no pool refilling; nr_idle_extra %d %.2f s, %d workers when released, release %.2f s, CPU 1 offline %.2f s, online %.2f s, next write %.2f s",
+	ASSERT_EQ(0, delay_ret) {
+		TH_LOG("workqueue.debug_create_delay_ms: %s",
+		       strerror(-delay_ret));
+	}
+	TH_LOG("under FIFO %d loops on %d CPU(s), %d kernel RT threads lifted to %d: CPU 1 offline %.2f s, online %.2f s with no pool refilling; nr_idle_extra %d %.2f s (creations %s), %d workers when released, release %.2f s, CPU 1 offline %.2f s, online %.2f s, next write %.2f s",
 	       HOG_PRIO, loops.ncpu, lifted_n, LIFT_PRIO, t_off0, t_on0, N,
-	       t_fill, workers, t_release, t_off, t_on, t_after);
+	       t_fill,
+	       slow_refill ? "delayed " REFILL_DELAY_MS " ms each" : "undelayed",
+	       workers, t_release, t_off, t_on, t_after);
 	/*
 	 * The case: the manager was still filling the reserve. A kernel
 	 * without the creation delay knob may fill it within the write.
 	 */
-	if (workers >= N + 1 && !wqparam_exists("debug_create_delay_ms"))
+	if (workers >= N + 1 && !slow_refill)
 		SKIP(return, "the reserve of %d was full before the release: a refilling pool's release not exercised (no workqueue.debug_create_delay_ms to slow the refill)",
 		     N);
 	EXPECT_GT(N + 1, workers) {
-		TH_LOG("the reserve of %d was full before the release: the release of a refilling pool was not exercised",
-		       N);
+		TH_LOG("the reserve of %d was full before the release, with each creation delayed %s ms: the release of a refilling pool was not exercised",
+		       N, REFILL_DELAY_MS);
 	}
 	/* all of it while the loops still ran: none waited for their end */
 	EXPECT_GT(LOOPS_S - 1, elapsed) {
