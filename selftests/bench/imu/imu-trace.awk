@@ -120,14 +120,14 @@ pass == "ran" {
 	next
 }
 /workqueue_queue_work:/ && $0 ~ " workqueue=" wqname " " && / function=flush_to_ldisc / {
-	w = $0; sub(/.*work struct=/, "", w); sub(/ .*/, "", w)
+	w = field($0, "work struct")
 	q[w] = ts()
 	qc[w] = cpu()
 	next
 }
 /sched_wakeup:/ {
-	p = $0; sub(/.* pid=/, "", p); sub(/ .*/, "", p)
-	c = $0; sub(/.* target_cpu=/, "", c); sub(/ .*/, "", c)
+	p = field($0, "pid")
+	c = field($0, "target_cpu")
 	n = ++nwk[p]
 	wkt[p, n] = ts()
 	wkc[p, n] = c + 0
@@ -148,12 +148,12 @@ pass == "ran" {
 	# (R) or went to sleep (S, D: blocked, e.g. waiting for a
 	# worker to be created before it may work)
 	if ($0 ~ / prev_comm=kworker\//) {
-		p = $0; sub(/.* prev_pid=/, "", p); sub(/ .*/, "", p)
-		st = $0; sub(/.* prev_state=/, "", st); sub(/ .*/, "", st)
+		p = field($0, "prev_pid")
+		st = field($0, "prev_state")
 		out[p] = t; outst[p] = st
 	}
 	if ($0 ~ / next_comm=kworker\//) {
-		p = $0; sub(/.* next_pid=/, "", p); sub(/ .*/, "", p)
+		p = field($0, "next_pid")
 		sw[p] = t
 		# its time off the CPU since it last went, by state,
 		# kept per switch-in for the D line
