@@ -34,3 +34,10 @@ tracepoints_hold() {
 	done
 	return 0
 }
+
+# tracepoints_held: how many holding instances tracepoints_hold() made (0
+# with wqrt.trace_hold=0), for a run to say whether the probes are in
+# every queue_work() and wakeup it measures
+tracepoints_held() {
+	ls /sys/kernel/tracing/instances 2>/dev/null | grep -c '^wqrt-vm-hold-'
+}

@@ -98,7 +98,7 @@ tracepoints_hold
 if [ "$mode" = script ]; then
 	# whether the probes above are in every queue_work() and wakeup of
 	# what the script measures (the benchmarks' env_record, lib.sh)
-	echo "I trace_hold $(ls /sys/kernel/tracing/instances 2>/dev/null | grep -c '^wqrt-vm-hold')" >&3
+	echo "I trace_hold $(tracepoints_held)" >&3
 	insmod /lib/wqrt/wqrt_test.ko 2>&3 ||
 		echo "# wqrt-vm: insmod wqrt_test.ko failed (above)" >&3
 	cd /wqrt && sh ./run.sh >&3 2>&1
