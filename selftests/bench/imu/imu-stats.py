@@ -180,15 +180,15 @@ def feed_tables(rows, limit_ns, rng, nboot):
 	"""a host-clock mode: the frames came from imu_sender on the host, the
 	guest's reader saw only the gaps between them (G lines)"""
 	lim_ms = "%g" % (limit_ns / 1e6)
-	print("The frames came from outside the guest (imu_sender on the host, one a")
-	print("period on the host's clock), so no guest writer and no guest timer is")
-	print("on their path; what the reader sees is the gap between one frame's")
-	print("read() and the next one's. Per variant (gaps > %s ms: the share of" % lim_ms)
-	print("frames read more than %s ms after the one before, the rounds" % lim_ms)
-	print("resampled for the interval):")
-	print()
-	print("| variant | rounds | frames read | lost | out of order | gaps > %s ms %% [interval] | p99 gap us | longest gap ms (per round) | queue_work -> start p50 / p99 us (n) |" % lim_ms)
-	print("|---|---|---|---|---|---|---|---|---|")
+	table_head("""The frames came from outside the guest (imu_sender on the host, one a
+period on the host's clock), so no guest writer and no guest timer is
+on their path; what the reader sees is the gap between one frame's
+read() and the next one's. Per variant (gaps > %s ms: the share of
+frames read more than %s ms after the one before, the rounds
+resampled for the interval):""" % (lim_ms, lim_ms),
+		["variant", "rounds", "frames read", "lost", "out of order",
+		 "gaps > %s ms %% [interval]" % lim_ms, "p99 gap us",
+		 "longest gap ms (per round)", "queue_work -> start p50 / p99 us (n)"])
 	for v, rr in rows:
 		rounds = [rr[r] for r in sorted(rr)]
 		gaps = sorted(g for run in rounds for g in run.gaps)
@@ -411,11 +411,13 @@ def main():
 				s = sorted(resample([lats[rng.choice(keys)] for _ in keys], BLOCK, rng))
 				est.append(quantile(s, 0.5))
 			p50_b[v] = ci(est) if est else None
-		print("What an IMU's user counts at the reader, per variant (%d rounds in common;" % len(common))
-		print("late: write() to read() over %s ms, or lost; the writer's wake-up beside):" % lim_ms)
-		print()
-		print("| variant | rounds | frames | lost | late > %s ms %% | ratio to %s | > %s ms %% | write -> read p99 us (per round) | longest gap at the reader, ms: median of rounds [interval] (per round) | writer late p99 us |" % (lim_ms, base, far_ms))
-		print("|---|---|---|---|---|---|---|---|---|---|")
+		table_head("""What an IMU's user counts at the reader, per variant (%d rounds in common;
+late: write() to read() over %s ms, or lost; the writer's wake-up beside):""" % (len(common), lim_ms),
+			["variant", "rounds", "frames", "lost", "late > %s ms %%" % lim_ms,
+			 "ratio to %s" % base, "> %s ms %%" % far_ms,
+			 "write -> read p99 us (per round)",
+			 "longest gap at the reader, ms: median of rounds [interval] (per round)",
+			 "writer late p99 us"])
 		for v, rr in rows:
 			sent = sum(len(rr[r].frames) for r in rr)
 			paths = [x for r in rr for x in rr[r].seq_path()]
@@ -452,15 +454,15 @@ def main():
 				" ".join("%.1f" % (g / 1e6) for g in gaps),
 				us(quantile(wl, 0.99)) if wl else "-"))
 		print()
-		print("Where the time goes (write -> read: write() to read(), the headline's")
-		print("time; latency: scheduled send time to read(), the writer's wake-up")
-		print("included; queue_work -> start: flush_to_ldisc on the flip workqueue,")
-		print("from the trace events; other CPU: the work items run on another CPU")
-		print("than the one that queued them, the UART's IRQ thread's; writer late:")
-		print("the writer's own wake-up, the guest's timer floor):")
-		print()
-		print("| variant | write -> read p50 us [interval] | p99 us | latency p50 / p99 us | queue_work -> start p50 / p99 us (n) | other CPU % | writer late p50 / p99 us |")
-		print("|---|---|---|---|---|---|---|")
+		table_head("""Where the time goes (write -> read: write() to read(), the headline's
+time; latency: scheduled send time to read(), the writer's wake-up
+included; queue_work -> start: flush_to_ldisc on the flip workqueue,
+from the trace events; other CPU: the work items run on another CPU
+than the one that queued them, the UART's IRQ thread's; writer late:
+the writer's own wake-up, the guest's timer floor):""",
+			["variant", "write -> read p50 us [interval]", "p99 us",
+			 "latency p50 / p99 us", "queue_work -> start p50 / p99 us (n)",
+			 "other CPU %", "writer late p50 / p99 us"])
 		for v, rr in rows:
 			lat = sorted(x for r in rr for x in rr[r].seq_lat() if x >= 0)
 			path = sorted(x for r in rr for x in rr[r].seq_path() if x >= 0)
@@ -501,10 +503,12 @@ def main():
 				max(u for u, _ in allp)))
 			print("than %s ms %.2f %%." % (lim_ms, pct(over, tot)))
 			print()
-		print("Per round:")
-		print()
-		print("| variant | round | frames | lost | UART overruns | late > %s ms %% | > %s ms %% | longest gap ms | write -> read p50 us | p99 us | max us | writer late p99 us | queue_work -> start p99 us | other CPU %% | kworkers (before; after) |" % (lim_ms, far_ms))
-		print("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
+		table_head("Per round:",
+			["variant", "round", "frames", "lost", "UART overruns",
+			 "late > %s ms %%" % lim_ms, "> %s ms %%" % far_ms,
+			 "longest gap ms", "write -> read p50 us", "p99 us", "max us",
+			 "writer late p99 us", "queue_work -> start p99 us",
+			 "other CPU %", "kworkers (before; after)"])
 		for v, rr in rows:
 			for r in sorted(rr):
 				run = rr[r]
