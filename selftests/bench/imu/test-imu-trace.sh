@@ -20,9 +20,12 @@ trap 'rm -rf "$tmp"' EXIT
 
 ktap_print_header
 ktap_set_plan 10
-sw() { # TIME PREV PREV_PID STATE NEXT NEXT_PID [CPU]
-	printf '   %s-%s [%03d] d..2. %s: sched_switch: prev_comm=%s prev_pid=%s prev_prio=79 prev_state=%s ==> next_comm=%s next_pid=%s next_prio=79\n' \
-		"$2" "$3" "${7:-0}" "$1" "$2" "$3" "$4" "$5" "$6"
+swp() { # TIME PREV PREV_PID PREV_PRIO STATE NEXT NEXT_PID NEXT_PRIO [CPU]
+	printf '   %s-%s [%03d] d..2. %s: sched_switch: prev_comm=%s prev_pid=%s prev_prio=%s prev_state=%s ==> next_comm=%s next_pid=%s next_prio=%s\n' \
+		"$2" "$3" "${9:-0}" "$1" "$2" "$3" "$4" "$5" "$6" "$7" "$8"
+}
+sw() { # TIME PREV PREV_PID STATE NEXT NEXT_PID [CPU]: both at prio 79 (FIFO 20)
+	swp "$1" "$2" "$3" 79 "$4" "$5" "$6" 79 "${7:-0}"
 }
 wake() { # TIME PID [TARGET_CPU]
 	printf '   irq/4-ttyS0-95 [000] d..3. %s: sched_wakeup: comm=kworker/u8:2 pid=%s prio=79 target_cpu=%03d\n' "$1" "$2" "${3:-0}"
@@ -80,10 +83,6 @@ ktap_test_result "no D line for a start within 10 ms" \
 ktap_test_result "no B line from the first pass" \
 	eval '! grep -q "^B " "$tmp/out"'
 
-swp() { # TIME PREV PREV_PID PREV_PRIO STATE NEXT NEXT_PID NEXT_PRIO: every task's, CPU 0
-	printf '   %s-%s [000] d..2. %s: sched_switch: prev_comm=%s prev_pid=%s prev_prio=%s prev_state=%s ==> next_comm=%s next_pid=%s next_prio=%s\n' \
-		"$2" "$3" "$1" "$2" "$3" "$4" "$5" "$6" "$7" "$8"
-}
 # the worker (nice -20: prio 100) woken at once onto CPU 0 and run 98
 # ms later: a hog at nice 0 (120) ran 97 ms of it, the writer (FIFO 40:
 # 59) 1 ms; the first pass sees the kworkers' and the idle task's
@@ -101,7 +100,7 @@ swp() { # TIME PREV PREV_PID PREV_PRIO STATE NEXT NEXT_PID NEXT_PRIO: every task
 	swp 12346.998000 kworker/u8:2 38 100 S swapper/0 0 120
 	swp 12346.999000 swapper/0 0 120 R hog 600 120
 	swp 12347.050000 hog 600 120 R writer 700 59
-	swp 12347.050500 cat 601 120 R dd 602 120 | sed 's/\[000\]/[001]/'
+	swp 12347.050500 cat 601 120 R dd 602 120 1
 	swp 12347.051000 writer 700 59 S hog 600 120
 	swp 12347.098000 hog 600 120 R kworker/u8:2 38 100
 	swp 12347.200000 kworker/u8:2 38 100 S hog 600 120
